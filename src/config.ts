@@ -1,0 +1,100 @@
+/**
+ * Configuration is read from the environment once, here, into a typed object.
+ * Nothing else in the code base reads `process.env`.
+ */
+import os from 'node:os';
+import path from 'node:path';
+
+export interface LimitsConfig {
+  /** Gateway rate limits (code 3001), requests per minute. */
+  ipPerMinute: number;
+  userPerMinute: number;
+  keyPerMinute: number;
+  /** TTS and ASR calls per minute per key (spec: 60). */
+  ttsAsrPerMinute: number;
+  /** Daily call cap of sandbox keys (code 42903). */
+  sandboxDailyCalls: number;
+  /** Daily cap of AI (LLM) reports for trial-tier tenants (code 42902). */
+  trialDailyAiReports: number;
+}
+
+export interface LlmConfig {
+  /** OpenAI-compatible chat-completions base URL, e.g. http://host:port/v1. Unset: template reports only. */
+  baseUrl: string | null;
+  apiKey: string | null;
+  model: string;
+  timeoutMs: number;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  modelsDir: string;
+  /** PostgreSQL connection string; null selects the embedded SQLite file under dataDir. */
+  databaseUrl: string | null;
+  /** Redis connection string; null selects the embedded (database + memory) stores. */
+  redisUrl: string | null;
+  /** Secret for signing console JWTs; generated into dataDir on first start when unset. */
+  jwtSecret: string | null;
+  jwtTtlSeconds: number;
+  /** Number of worker threads for CPU-heavy speech work; defaults to the core count. */
+  workers: number;
+  /** Log level for the HTTP server (pino levels), `silent` in tests. */
+  logLevel: string;
+  limits: LimitsConfig;
+  llm: LlmConfig;
+}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, fallback: number, min = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) {
+    throw new Error(`${name} must be an integer >= ${min}, got "${raw}"`);
+  }
+  return value;
+}
+
+function str(env: Env, name: string): string | null {
+  const raw = env[name];
+  return raw === undefined || raw.trim() === '' ? null : raw.trim();
+}
+
+/** Parses and validates the environment. Throws with the variable's name on a bad value. */
+export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config {
+  const dataDir = path.resolve(cwd, str(env, 'KOUYU_DATA_DIR') ?? 'data');
+  const modelsDir = path.resolve(cwd, str(env, 'KOUYU_MODELS_DIR') ?? 'models');
+  return {
+    port: int(env, 'PORT', 8080),
+    host: str(env, 'HOST') ?? '0.0.0.0',
+    dataDir,
+    modelsDir,
+    databaseUrl: str(env, 'DATABASE_URL'),
+    redisUrl: str(env, 'REDIS_URL'),
+    jwtSecret: str(env, 'KOUYU_JWT_SECRET'),
+    jwtTtlSeconds: int(env, 'KOUYU_JWT_TTL_SECONDS', 7200, 1),
+    workers: int(env, 'KOUYU_WORKERS', 0) || defaultWorkers(),
+    logLevel: str(env, 'KOUYU_LOG_LEVEL') ?? 'info',
+    limits: {
+      ipPerMinute: int(env, 'KOUYU_RATE_IP_PER_MIN', 600, 1),
+      userPerMinute: int(env, 'KOUYU_RATE_USER_PER_MIN', 300, 1),
+      keyPerMinute: int(env, 'KOUYU_RATE_KEY_PER_MIN', 300, 1),
+      ttsAsrPerMinute: int(env, 'KOUYU_RATE_TTS_ASR_PER_MIN', 60, 1),
+      sandboxDailyCalls: int(env, 'KOUYU_SANDBOX_DAILY_CALLS', 100, 1),
+      trialDailyAiReports: int(env, 'KOUYU_TRIAL_DAILY_AI_REPORTS', 20, 0),
+    },
+    llm: {
+      baseUrl: str(env, 'KOUYU_LLM_BASE_URL'),
+      apiKey: str(env, 'KOUYU_LLM_API_KEY'),
+      model: str(env, 'KOUYU_LLM_MODEL') ?? 'gpt-4o-mini',
+      timeoutMs: int(env, 'KOUYU_LLM_TIMEOUT_MS', 20000, 1),
+    },
+  };
+}
+
+function defaultWorkers(): number {
+  return Math.max(1, os.availableParallelism());
+}

@@ -1,0 +1,29 @@
+/**
+ * Test helpers: a configuration pointing at a fresh temporary data directory, and the app
+ * built from it. Tests use `app.inject()` for routes, or `app.listen({port: 0})` for
+ * integration tests against a real listening server.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig, type Config } from '../../src/config.js';
+import { buildApp } from '../../src/app.js';
+
+export const REPO_ROOT = path.resolve(import.meta.dirname, '..', '..');
+/** Shared recordings and models live beside the repository (never copied into it). */
+export const SHARED_DIR = path.resolve(REPO_ROOT, '..', 'shared');
+export const SHARED_DATA_DIR = path.join(SHARED_DIR, 'data');
+
+export function tempDir(prefix = 'kouyu-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export function testConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({ KOUYU_DATA_DIR: tempDir(), KOUYU_LOG_LEVEL: 'silent', ...env }, REPO_ROOT);
+}
+
+export async function buildTestApp(env: Record<string, string> = {}) {
+  const config = testConfig(env);
+  const app = await buildApp(config);
+  return { app, config };
+}
