@@ -8,7 +8,7 @@
  * `signedParams` names how the signature payload is built for that route (spec table
  * "Signed parameters by endpoint").
  */
-import type { ApiKeyRecord, ConsoleUser } from '../storage/types.js';
+import type { ApiKeyRecord, ConsoleUser, Tier } from '../storage/types.js';
 
 export type AuthMethod = 'appKey' | 'bearer' | 'signature';
 
@@ -17,6 +17,9 @@ export type SignedParams = 'evaluate' | 'compat' | 'tts' | 'empty' | 'handshake'
 export interface Principal {
   method: AuthMethod;
   tenantId: string;
+  tier: Tier;
+  /** The appKey usage is metered under: the key's own, or `console:<username>` for bearer calls. */
+  meterKey: string;
   /** Present for appKey and signature methods. */
   key: ApiKeyRecord | null;
   /** Present for the bearer method. */

@@ -35,6 +35,8 @@ export interface ConsoleUser {
   id: string;
   tenantId: string;
   username: string;
+  /** The tenant's tier (decides concurrency limits for evaluations a console user runs). */
+  tier: Tier;
 }
 
 /** Meter names (spec "What the service does", item 8). */
