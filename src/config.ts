@@ -44,6 +44,12 @@ export interface Config {
   logLevel: string;
   limits: LimitsConfig;
   llm: LlmConfig;
+  // --- Storage section -------------------------------------------------------------------
+  /**
+   * Master key (KOUYU_SECRET_KEY: 32 bytes as 64 hex digits or base64) that encrypts API-key
+   * secrets at rest with AES-256-GCM; null: generated once into `${dataDir}/secret.key`.
+   */
+  secretKey: Buffer | null;
 }
 
 type Env = Record<string, string | undefined>;
@@ -92,7 +98,18 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       model: str(env, 'KOUYU_LLM_MODEL') ?? 'gpt-4o-mini',
       timeoutMs: int(env, 'KOUYU_LLM_TIMEOUT_MS', 20000, 1),
     },
+    secretKey: masterKey(env, 'KOUYU_SECRET_KEY'),
   };
+}
+
+// --- Storage section ---------------------------------------------------------------------
+/** Parses a 256-bit key given as 64 hex digits or as base64; throws naming the variable. */
+function masterKey(env: Env, name: string): Buffer | null {
+  const raw = str(env, name);
+  if (raw === null) return null;
+  const key = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
+  if (key.length !== 32) throw new Error(`${name} must be 32 bytes as 64 hex digits or base64`);
+  return key;
 }
 
 function defaultWorkers(): number {
