@@ -1,0 +1,132 @@
+/**
+ * The acoustic backend contract. Scoring code depends only on this file, so a stronger model
+ * (for example an ONNX CTC model) can replace PocketSphinx without touching scoring or
+ * transport code.
+ *
+ * Units: time is counted in 10 ms frames (100 frames per second of 16 kHz mono PCM), end
+ * frames are exclusive. Scores are natural-log acoustic likelihoods (larger is better, <= 0 in
+ * practice). An alignment that cannot be made is a typed `{ ok: false }` value, never an
+ * exception: exceptions mean the engine itself is broken.
+ */
+
+export type AcousticLang = 'zh' | 'en';
+
+/** Frames per second of the backends' time axis (10 ms frames). */
+export const FRAMES_PER_SECOND = 100;
+/** PCM sample rate every backend takes (16 kHz mono signed 16-bit). */
+export const SAMPLE_RATE = 16000;
+export const SAMPLES_PER_FRAME = SAMPLE_RATE / FRAMES_PER_SECOND;
+
+/** A word/character to align, with one or more pronunciations in the model's phone set. */
+export interface AlignUnit {
+  label: string;
+  prons: string[][];
+}
+
+/** One position of a slot grammar: one of the alternatives, optionally skippable. */
+export interface GrammarSlot {
+  alternatives: AlignUnit[];
+  optional?: boolean;
+}
+
+export interface GrammarSpec {
+  slots: GrammarSlot[];
+  /**
+   * Silence between slots. The PocketSphinx grammar search always allows silence and fillers
+   * (breath, noise) between words, so `false` cannot forbid it there; it is a hint other
+   * backends may honour.
+   */
+  optionalSilence?: boolean;
+  /** A garbage loop of context-independent phones between slots, to absorb inserted speech. */
+  allowInsertions?: boolean;
+}
+
+export interface FrameWindow {
+  startFrame: number;
+  /** Exclusive. */
+  endFrame: number;
+}
+
+export interface PhoneSegment {
+  phone: string;
+  startFrame: number;
+  /** Exclusive, 10 ms frames. */
+  endFrame: number;
+  /** Forced-alignment acoustic log-likelihood of the phone (natural log, summed over frames). */
+  score: number;
+  /** Best free phone-loop log-likelihood over the same frames. */
+  loopScore?: number;
+  /** Goodness of pronunciation: per-frame (score - loopScore), clamped to <= 0. */
+  gop?: number;
+}
+
+export interface UnitSegment {
+  /** Index into GrammarSpec.slots; -1 for silence, fillers and insertions. */
+  slot: number;
+  /** The aligned alternative's label, or `<sil>` / a filler name / `<ins>` for slot -1. */
+  label: string;
+  /** Index into the alternative's prons (0 for slot -1). */
+  pron: number;
+  startFrame: number;
+  /** Exclusive. */
+  endFrame: number;
+  /** Acoustic log-likelihood of the whole unit (natural log). */
+  score: number;
+  /** Phone segments, when requested with `phones: true` (empty otherwise). */
+  phones: PhoneSegment[];
+}
+
+export type AlignFailure = 'no-match' | 'no-speech' | 'too-short';
+
+export type AlignResult =
+  | { ok: true; frames: number; units: UnitSegment[] }
+  | { ok: false; reason: AlignFailure; message: string };
+
+export interface AlignOptions {
+  phones?: boolean;
+  gop?: boolean;
+  window?: FrameWindow;
+}
+
+export interface RecognizeResult {
+  text: string;
+  words: { word: string; startFrame: number; endFrame: number }[];
+  confidence: number | null;
+}
+
+export interface AcousticBackend {
+  /**
+   * Forced alignment of a slot grammar (a plain reference is one single-alternative slot per
+   * word); with `phones: true` adds phone segments, with `gop: true` also loop scores and GOP.
+   */
+  align(lang: AcousticLang, pcm: Int16Array, grammar: GrammarSpec, opts?: AlignOptions): Promise<AlignResult>;
+  /** Free phone loop (context-independent phones) over the audio or a window. */
+  phoneLoop(lang: AcousticLang, pcm: Int16Array, opts?: { window?: FrameWindow }): Promise<PhoneSegment[]>;
+  /** Free recognition (standalone ASR). */
+  recognize(lang: AcousticLang, pcm: Int16Array): Promise<RecognizeResult>;
+  /** Real-time progress against a reference: feed audio as it arrives, read how far the reader got. */
+  openProgress(lang: AcousticLang, reference: AlignUnit[]): ProgressSession;
+  /** The model's phone set and pronunciation lexicon look-up (dictionary words to pronunciations). */
+  lexicon(lang: AcousticLang): Lexicon;
+  close(): Promise<void>;
+}
+
+export interface Lexicon {
+  phones: string[];
+  lookup(word: string): string[][] | null;
+}
+
+export interface ProgressSession {
+  push(pcm: Int16Array): Promise<ProgressUpdate>;
+  finish(): Promise<ProgressUpdate>;
+  close(): void;
+}
+
+export interface ProgressUpdate {
+  /** Position reached in the reference (number of units read so far). */
+  readUnits: number;
+  /** Per reference unit: recognised so far. */
+  matched: boolean[];
+  audioMs: number;
+  decodedMs: number;
+}
