@@ -1,0 +1,198 @@
+/**
+ * A thin, synchronous wrapper around one PocketSphinx decoder: creation from model paths,
+ * dictionary additions, grammar/phone-loop/LM searches, whole-utterance and incremental
+ * decoding, and segment read-out in 10 ms frames with natural-log scores.
+ *
+ * One instance belongs to one thread and serves one utterance at a time.
+ */
+import { sphinx, type Ptr, type SphinxLib } from './ffi.js';
+
+/** Search scores are logmath values shifted right by SENSCR_SHIFT (hmm.h in 5prealpha). */
+const SENSCR_SHIFT = 10;
+
+export interface DecoderOptions {
+  /** Acoustic model folder. */
+  hmm: string;
+  /** Pronunciation dictionary. */
+  dict: string;
+  /** Extra command-line style options, e.g. ['-beam', '1e-80']. */
+  args?: string[];
+}
+
+export interface Beams {
+  beam: number;
+  pbeam: number;
+  wbeam: number;
+}
+
+/** A decoded word (or phone, in phone searches). Frames are 10 ms, end exclusive. */
+export interface DecodedSegment {
+  word: string;
+  startFrame: number;
+  endFrame: number;
+  /** Acoustic score, natural log. */
+  ascr: number;
+  /** Grammar / language-model score, natural log. */
+  lscr: number;
+}
+
+export interface Hypothesis {
+  text: string;
+  /** Path score, natural log. */
+  score: number;
+}
+
+/** Defaults for alignment: silence kept (timings do not drift), library log silenced. */
+const BASE_ARGS = ['-remove_silence', 'no', '-logfn', '/dev/null', '-allphone_ci', 'yes'];
+
+export class SphinxDecoder {
+  private readonly lib: SphinxLib;
+  private ps: Ptr | null;
+  private readonly lnPerUnit: number;
+  private readonly added = new Set<string>();
+
+  private constructor(lib: SphinxLib, ps: Ptr) {
+    this.lib = lib;
+    this.ps = ps;
+    const lmath = lib.ps_get_logmath(ps);
+    this.lnPerUnit = lib.logmath_log_to_ln(lmath, 1) * (1 << SENSCR_SHIFT);
+  }
+
+  /** Loads the model (150-230 ms for the models here). Throws if the library refuses it. */
+  static create(opts: DecoderOptions): SphinxDecoder {
+    const lib = sphinx();
+    const argv = ['-hmm', opts.hmm, '-dict', opts.dict, ...BASE_ARGS, ...(opts.args ?? [])];
+    const config = lib.cmd_ln_parse_r(null, lib.ps_args(), argv.length, argv, 1);
+    if (!config) throw new Error(`pocketsphinx rejected the options ${argv.join(' ')}`);
+    const ps = lib.ps_init(config);
+    // ps_init retains the config; drop our reference either way.
+    lib.cmd_ln_free_r(config);
+    if (!ps) throw new Error(`pocketsphinx could not load the model at ${opts.hmm}`);
+    return new SphinxDecoder(lib, ps);
+  }
+
+  private get handle(): Ptr {
+    if (!this.ps) throw new Error('decoder already freed');
+    return this.ps;
+  }
+
+  /** True when the word is in the dictionary (model's or added). */
+  hasWord(word: string): boolean {
+    return this.added.has(word) || this.lib.ps_lookup_word(this.handle, word) !== null;
+  }
+
+  /**
+   * Adds a word with a phone sequence. Searches created afterwards see it; pass update=true
+   * only when the current search must see it too (it re-initialises that search).
+   */
+  addWord(word: string, phones: string[], update = false): boolean {
+    if (this.added.has(word)) return true;
+    const rv = this.lib.ps_add_word(this.handle, word, phones.join(' '), update ? 1 : 0);
+    if (rv < 0) return false;
+    this.added.add(word);
+    return true;
+  }
+
+  /** Beams apply to searches created after the call (fsg_search_init reads them). */
+  setBeams(beams: Beams): void {
+    const config = this.lib.ps_get_config(this.handle);
+    this.lib.cmd_ln_set_float_r(config, '-beam', beams.beam);
+    this.lib.cmd_ln_set_float_r(config, '-pbeam', beams.pbeam);
+    this.lib.cmd_ln_set_float_r(config, '-wbeam', beams.wbeam);
+  }
+
+  /** Installs (or replaces) a JSGF grammar search under `name` and makes it current. */
+  setJsgf(name: string, jsgf: string): void {
+    if (this.lib.ps_set_jsgf_string(this.handle, name, jsgf) < 0) {
+      throw new Error(`pocketsphinx rejected the grammar ${name}`);
+    }
+    this.useSearch(name);
+  }
+
+  /** Installs an unconstrained phone-loop search (no phone LM) and makes it current. */
+  setPhoneLoop(name: string): void {
+    if (this.lib.ps_set_allphone(this.handle, name, null) < 0) {
+      throw new Error(`pocketsphinx could not create the phone loop ${name}`);
+    }
+    this.useSearch(name);
+  }
+
+  /** Installs an n-gram language model search from a file and makes it current. */
+  setLmFile(name: string, path: string): void {
+    if (this.lib.ps_set_lm_file(this.handle, name, path) < 0) {
+      throw new Error(`pocketsphinx could not load the language model ${path}`);
+    }
+    this.useSearch(name);
+  }
+
+  useSearch(name: string): void {
+    if (this.lib.ps_set_search(this.handle, name) < 0) throw new Error(`no search named ${name}`);
+  }
+
+  /** Decodes one whole utterance with the current search (batch feature normalisation). */
+  decode(pcm: Int16Array): void {
+    this.startUtt();
+    this.processRaw(pcm, true);
+    this.endUtt();
+  }
+
+  startUtt(): void {
+    if (this.lib.ps_start_utt(this.handle) < 0) throw new Error('ps_start_utt failed');
+  }
+
+  /** Feeds samples; `fullUtt` says the chunk is the whole utterance. Returns frames searched. */
+  processRaw(pcm: Int16Array, fullUtt = false): number {
+    if (pcm.length === 0) return 0;
+    const rv = this.lib.ps_process_raw(this.handle, pcm, pcm.length, 0, fullUtt ? 1 : 0);
+    if (rv < 0) throw new Error('ps_process_raw failed');
+    return rv;
+  }
+
+  endUtt(): void {
+    if (this.lib.ps_end_utt(this.handle) < 0) throw new Error('ps_end_utt failed');
+  }
+
+  /** Frames decoded in the current or last utterance. */
+  frames(): number {
+    return this.lib.ps_get_n_frames(this.handle);
+  }
+
+  /** Best hypothesis so far (partial during an utterance), or null when there is none. */
+  hypothesis(): Hypothesis | null {
+    const score = new Int32Array(1);
+    const text = this.lib.ps_get_hyp(this.handle, score);
+    if (text === null) return null;
+    return { text, score: score[0] * this.lnPerUnit };
+  }
+
+  /** Word (or phone) segments of the best path. */
+  segments(): DecodedSegment[] {
+    const lib = this.lib;
+    const out: DecodedSegment[] = [];
+    const sf = new Int32Array(1);
+    const ef = new Int32Array(1);
+    const ascr = new Int32Array(1);
+    const lscr = new Int32Array(1);
+    const lback = new Int32Array(1);
+    let seg = lib.ps_seg_iter(this.handle, new Int32Array(1));
+    while (seg) {
+      lib.ps_seg_frames(seg, sf, ef);
+      lib.ps_seg_prob(seg, ascr, lscr, lback);
+      out.push({
+        word: lib.ps_seg_word(seg),
+        startFrame: sf[0],
+        endFrame: ef[0] + 1,
+        ascr: ascr[0] * this.lnPerUnit,
+        lscr: lscr[0] * this.lnPerUnit,
+      });
+      // ps_seg_next frees the iterator when it returns NULL.
+      seg = lib.ps_seg_next(seg);
+    }
+    return out;
+  }
+
+  free(): void {
+    if (this.ps) this.lib.ps_free(this.ps);
+    this.ps = null;
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * koffi binding to Debian's libpocketsphinx3 (0.8+5prealpha) and libsphinxbase3.
+ *
+ * Only the symbols the backend uses are declared; signatures follow the 5prealpha headers
+ * (pocketsphinx.h, ps_search.h, cmd_ln.h, logmath.h, err.h), checked against `nm -D` of the
+ * installed libraries. Pointers to library objects stay opaque. Every call is synchronous and
+ * must run in a worker thread, never on the event loop of the HTTP server.
+ */
+import koffi from 'koffi';
+
+const LIB_SPHINXBASE = 'libsphinxbase.so.3';
+const LIB_POCKETSPHINX = 'libpocketsphinx.so.3';
+
+/** Opaque handles (decoder, config, segment iterator, logmath table, n-gram model). */
+export type Ptr = unknown;
+
+export interface SphinxLib {
+  /** arg_t const *ps_args(void): the decoder's option definitions. */
+  ps_args(): Ptr;
+  /** cmd_ln_t *cmd_ln_parse_r(cmd_ln_t *inout, arg_t const *defn, int32 argc, char *argv[], int32 strict) */
+  cmd_ln_parse_r(inout: Ptr | null, defn: Ptr, argc: number, argv: string[], strict: number): Ptr | null;
+  cmd_ln_free_r(config: Ptr): number;
+  cmd_ln_set_float_r(config: Ptr, name: string, value: number): void;
+  cmd_ln_float_r(config: Ptr, name: string): number;
+  /** Sends library logging nowhere (NULL stream disables it). */
+  err_set_logfp(fp: Ptr | null): void;
+  ps_init(config: Ptr): Ptr | null;
+  ps_free(ps: Ptr): number;
+  ps_get_config(ps: Ptr): Ptr;
+  ps_get_logmath(ps: Ptr): Ptr;
+  /** int ps_add_word(ps, word, phones (space separated), update) */
+  ps_add_word(ps: Ptr, word: string, phones: string, update: number): number;
+  /** char *ps_lookup_word(ps, word): space-separated phones or NULL; owned by the caller. */
+  ps_lookup_word(ps: Ptr, word: string): string | null;
+  ps_set_jsgf_string(ps: Ptr, name: string, jsgf: string): number;
+  ps_set_allphone(ps: Ptr, name: string, lm: Ptr | null): number;
+  ps_set_lm_file(ps: Ptr, name: string, path: string): number;
+  ps_set_search(ps: Ptr, name: string): number;
+  ps_get_search(ps: Ptr): string | null;
+  ps_unset_search(ps: Ptr, name: string): number;
+  ps_start_utt(ps: Ptr): number;
+  /** int ps_process_raw(ps, int16 const *data, size_t n_samples, int no_search, int full_utt) */
+  ps_process_raw(ps: Ptr, data: Int16Array, nSamples: number, noSearch: number, fullUtt: number): number;
+  ps_end_utt(ps: Ptr): number;
+  ps_get_in_speech(ps: Ptr): number;
+  /** char const *ps_get_hyp(ps, int32 *out_best_score) */
+  ps_get_hyp(ps: Ptr, outBestScore: Int32Array): string | null;
+  ps_get_prob(ps: Ptr): number;
+  ps_get_n_frames(ps: Ptr): number;
+  /**
+   * ps_seg_t *ps_seg_iter(ps): 5prealpha takes one argument, 0.8 took a second
+   * `int32 *out_best_score`; the extra pointer is declared so either ABI is safe to call.
+   */
+  ps_seg_iter(ps: Ptr, outBestScore: Int32Array): Ptr | null;
+  ps_seg_next(seg: Ptr): Ptr | null;
+  ps_seg_word(seg: Ptr): string;
+  /** void ps_seg_frames(seg, int *out_sf, int *out_ef): end frame inclusive. */
+  ps_seg_frames(seg: Ptr, outSf: Int32Array, outEf: Int32Array): void;
+  /** int32 ps_seg_prob(seg, int32 *out_ascr, int32 *out_lscr, int32 *out_lback) */
+  ps_seg_prob(seg: Ptr, outAscr: Int32Array, outLscr: Int32Array, outLback: Int32Array): number;
+  ps_seg_free(seg: Ptr): void;
+  /** Converts a log value of the decoder's logmath table to a natural log. */
+  logmath_log_to_ln(lmath: Ptr, logb: number): number;
+  logmath_get_shift(lmath: Ptr): number;
+}
+
+let cached: SphinxLib | null = null;
+
+/** Loads the libraries once per thread and declares the functions. */
+export function sphinx(): SphinxLib {
+  if (cached) return cached;
+  const base = koffi.load(LIB_SPHINXBASE);
+  const ps = koffi.load(LIB_POCKETSPHINX);
+  cached = {
+    ps_args: ps.func('void *ps_args()'),
+    cmd_ln_parse_r: base.func('void *cmd_ln_parse_r(void *inout, void *defn, int32_t argc, const char **argv, int32_t strict)'),
+    cmd_ln_free_r: base.func('int cmd_ln_free_r(void *config)'),
+    cmd_ln_set_float_r: base.func('void cmd_ln_set_float_r(void *config, const char *name, double value)'),
+    cmd_ln_float_r: base.func('double cmd_ln_float_r(void *config, const char *name)'),
+    err_set_logfp: base.func('void err_set_logfp(void *fp)'),
+    ps_init: ps.func('void *ps_init(void *config)'),
+    ps_free: ps.func('int ps_free(void *ps)'),
+    ps_get_config: ps.func('void *ps_get_config(void *ps)'),
+    ps_get_logmath: ps.func('void *ps_get_logmath(void *ps)'),
+    ps_add_word: ps.func('int ps_add_word(void *ps, const char *word, const char *phones, int update)'),
+    ps_lookup_word: ps.func('char *ps_lookup_word(void *ps, const char *word)'),
+    ps_set_jsgf_string: ps.func('int ps_set_jsgf_string(void *ps, const char *name, const char *jsgf)'),
+    ps_set_allphone: ps.func('int ps_set_allphone(void *ps, const char *name, void *lm)'),
+    ps_set_lm_file: ps.func('int ps_set_lm_file(void *ps, const char *name, const char *path)'),
+    ps_set_search: ps.func('int ps_set_search(void *ps, const char *name)'),
+    ps_get_search: ps.func('const char *ps_get_search(void *ps)'),
+    ps_unset_search: ps.func('int ps_unset_search(void *ps, const char *name)'),
+    ps_start_utt: ps.func('int ps_start_utt(void *ps)'),
+    ps_process_raw: ps.func('int ps_process_raw(void *ps, const int16_t *data, size_t n, int no_search, int full_utt)'),
+    ps_end_utt: ps.func('int ps_end_utt(void *ps)'),
+    ps_get_in_speech: ps.func('uint8_t ps_get_in_speech(void *ps)'),
+    ps_get_hyp: ps.func('const char *ps_get_hyp(void *ps, _Out_ int32_t *out_best_score)'),
+    ps_get_prob: ps.func('int32_t ps_get_prob(void *ps)'),
+    ps_get_n_frames: ps.func('int ps_get_n_frames(void *ps)'),
+    ps_seg_iter: ps.func('void *ps_seg_iter(void *ps, _Out_ int32_t *out_best_score)'),
+    ps_seg_next: ps.func('void *ps_seg_next(void *seg)'),
+    ps_seg_word: ps.func('const char *ps_seg_word(void *seg)'),
+    ps_seg_frames: ps.func('void ps_seg_frames(void *seg, _Out_ int *out_sf, _Out_ int *out_ef)'),
+    ps_seg_prob: ps.func('int32_t ps_seg_prob(void *seg, _Out_ int32_t *ascr, _Out_ int32_t *lscr, _Out_ int32_t *lback)'),
+    ps_seg_free: ps.func('void ps_seg_free(void *seg)'),
+    logmath_log_to_ln: base.func('double logmath_log_to_ln(void *lmath, int logb)'),
+    logmath_get_shift: base.func('int logmath_get_shift(void *lmath)'),
+  };
+  cached.err_set_logfp(null);
+  return cached;
+}
