@@ -1,0 +1,43 @@
+/**
+ * Pitch tracker speed: milliseconds of CPU per second of 16 kHz audio, median of repeated runs.
+ * Input: a real recording from ../shared/data when available (decoded with ffmpeg), otherwise
+ * a synthetic voiced/unvoiced signal, so the figure can be produced anywhere.
+ * Prints a table line and one JSON line: {"pitch_ms_per_s": …}.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { trackPitch } from '../src/dsp/pitch.js';
+
+const RATE = 16000;
+
+function loadSpeech(): { pcm: Int16Array; source: string } {
+  const dir = path.resolve(import.meta.dirname, '..', '..', 'shared', 'data', 'zh', 'aishell-s0150');
+  const files = fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith('.flac')).sort() : [];
+  if (files.length > 0) {
+    const parts = files.slice(0, 10).map((f) => execFileSync('ffmpeg', ['-v', 'error', '-i', path.join(dir, f), '-f', 's16le', '-ac', '1', '-ar', String(RATE), 'pipe:1'], { maxBuffer: 1 << 26 }));
+    const buf = Buffer.concat(parts);
+    return { pcm: new Int16Array(buf.buffer, buf.byteOffset, buf.length / 2), source: `${Math.min(10, files.length)} AISHELL sentences` };
+  }
+  const pcm = new Int16Array(RATE * 10);
+  for (let i = 0; i < pcm.length; i++) {
+    const t = i / RATE;
+    const f = 120 + 40 * Math.sin(2 * Math.PI * 0.5 * t);
+    pcm[i] = Math.floor(t) % 2 === 0 ? 8000 * Math.sin(2 * Math.PI * f * t) : Math.round((Math.random() - 0.5) * 2000);
+  }
+  return { pcm, source: 'synthetic 10 s' };
+}
+
+const { pcm, source } = loadSpeech();
+const seconds = pcm.length / RATE;
+for (let i = 0; i < 3; i++) trackPitch(pcm, RATE); // warm-up (JIT)
+const runs: number[] = [];
+for (let i = 0; i < 15; i++) {
+  const t0 = process.hrtime.bigint();
+  trackPitch(pcm, RATE);
+  runs.push(Number(process.hrtime.bigint() - t0) / 1e6 / seconds);
+}
+runs.sort((a, b) => a - b);
+const median = runs[runs.length >> 1];
+console.log(`pitch: ${source}, ${seconds.toFixed(1)} s of audio, 15 runs: median ${median.toFixed(2)} ms per second of audio (min ${runs[0].toFixed(2)}, max ${runs[runs.length - 1].toFixed(2)})`);
+console.log(JSON.stringify({ pitch_ms_per_s: Number(median.toFixed(3)) }));

@@ -1,0 +1,90 @@
+/**
+ * The per-frame core of (p)YIN: the cumulative-mean-normalised difference function and the
+ * candidate dips with their pYIN probabilities.
+ * Sources: de Cheveigné & Kawahara 2002 (YIN, steps 2, 3 and 5); Mauch & Dixon 2014 (pYIN,
+ * Beta(2, 18) threshold prior, section 2.1).
+ */
+
+/** Candidate F0s of every frame, flattened: frame i owns slots [i·perFrame, i·perFrame + count[i]). */
+export interface Candidates {
+  /** Interpolated lag in samples at the analysis rate. */
+  lag: Float32Array;
+  /** pYIN prior mass of the thresholds that select this dip. */
+  prob: Float32Array;
+  count: Uint8Array;
+  perFrame: number;
+}
+
+/**
+ * d'(τ) for τ = 0..maxLag+1 into `out`. `seg` holds the frame's samples (reference window
+ * seg[0..win) compared with seg[τ..τ+win)); `segSq` is its running sum of squares, so that
+ * d(τ) = e(0) + e(τ) − 2·r(τ) (YIN eq. 7) needs only the cross-correlation loop.
+ */
+export function cmndf(seg: Float32Array, segSq: Float64Array, win: number, maxLag: number, out: Float32Array): void {
+  const e0 = segSq[win] - segSq[0];
+  out[0] = 1;
+  let cum = 0;
+  for (let tau = 1; tau <= maxLag + 1; tau++) {
+    // Four partial sums: breaks the add dependency chain (about 1.5x faster in V8).
+    let r0 = 0;
+    let r1 = 0;
+    let r2 = 0;
+    let r3 = 0;
+    let j = 0;
+    for (; j + 3 < win; j += 4) {
+      r0 += seg[j] * seg[j + tau];
+      r1 += seg[j + 1] * seg[j + 1 + tau];
+      r2 += seg[j + 2] * seg[j + 2 + tau];
+      r3 += seg[j + 3] * seg[j + 3 + tau];
+    }
+    for (; j < win; j++) r0 += seg[j] * seg[j + tau];
+    const r = r0 + r1 + r2 + r3;
+    const et = segSq[tau + win] - segSq[tau];
+    const d = Math.max(0, e0 + et - 2 * r);
+    cum += d;
+    out[tau] = cum > 0 ? (d * tau) / cum : 1;
+  }
+}
+
+/** CDF of Beta(2, 18) (integer parameters: a closed form of the regularised incomplete beta). */
+export function beta218Cdf(x: number): number {
+  if (x <= 0) return 0;
+  if (x >= 1) return 1;
+  const q = 1 - x;
+  const q18 = q ** 18;
+  return 1 - q18 * q - 19 * x * q18;
+}
+
+const MIN_PROB = 1e-4;
+
+/**
+ * Finds the dips of d' between minLag and maxLag and gives each the pYIN probability: YIN
+ * with threshold s answers the first dip whose value is below s, so dip k (in lag order) is
+ * chosen for s in (v_k, min over earlier dips of v_j], and receives that interval's prior mass.
+ * Keeps the `perFrame` most probable dips of frame `frame`.
+ */
+export function frameCandidates(d: Float32Array, minLag: number, maxLag: number, frame: number, out: Candidates): void {
+  const lags: number[] = [];
+  const probs: number[] = [];
+  let ceiling = 1;
+  for (let tau = minLag; tau <= maxLag; tau++) {
+    const b = d[tau];
+    if (b >= ceiling || b > d[tau - 1] || b >= d[tau + 1]) continue;
+    const p = beta218Cdf(ceiling) - beta218Cdf(b);
+    ceiling = b;
+    if (p < MIN_PROB) continue;
+    const a = d[tau - 1];
+    const c = d[tau + 1];
+    const den = a - 2 * b + c;
+    const shift = den > 0 ? (0.5 * (a - c)) / den : 0;
+    lags.push(tau + Math.max(-0.5, Math.min(0.5, shift)));
+    probs.push(p);
+  }
+  const order = probs.map((_, k) => k).sort((i, j) => probs[j] - probs[i]).slice(0, out.perFrame);
+  const base = frame * out.perFrame;
+  order.forEach((k, slot) => {
+    out.lag[base + slot] = lags[k];
+    out.prob[base + slot] = probs[k];
+  });
+  out.count[frame] = order.length;
+}
