@@ -41,5 +41,9 @@ export function openPostgres(connectionString: string): OpenedDatabase {
         oid === PG_INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
     },
   });
+  // An idle pooled connection that the server drops (restart, failover) is reported as an
+  // 'error' event; the pool already discards that client and the next query reconnects, so
+  // the event must not crash the process as an unhandled error would.
+  pool.on('error', () => undefined);
   return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
 }
