@@ -1,0 +1,53 @@
+/**
+ * Batch look-up for an analysed reference text: every read word gets its accepted
+ * pronunciations (numbers and abbreviations through their spoken words, letters of the alpha
+ * kind through their names), whether it is a function word, and whether the boundary after it
+ * is a linking position (never across punctuation, where a reader may pause).
+ */
+import type { EnglishTextAnalysis, EnglishTextKind, EnglishWord } from '../text/types.js';
+import type { EnglishDialect, EnglishLexicon } from './lexicon.js';
+import { isLinkable } from './linking.js';
+import type { Pronunciation } from './phones.js';
+import { isFunctionWord } from './weak-forms.js';
+
+export interface WordEntry {
+  word: EnglishWord;
+  /** Every accepted pronunciation, the canonical (first dictionary) one first. */
+  prons: Pronunciation[];
+  /** Some spoken word of the token came from letter-to-sound, not the dictionary. */
+  oov: boolean;
+  functionWord: boolean;
+  /** The boundary to the next word is a linking position (spec `linkable`). */
+  linkable: boolean;
+}
+
+export interface TextLookupOptions {
+  dialect?: EnglishDialect;
+  /** Defaults to true for sentence, passage and connected kinds, false for word and alpha. */
+  weakForms?: boolean;
+}
+
+function defaultWeakForms(kind: EnglishTextKind): boolean {
+  return kind === 'sentence' || kind === 'passage' || kind === 'connected';
+}
+
+export function lookupText(lexicon: EnglishLexicon, text: EnglishTextAnalysis, opts: TextLookupOptions = {}): WordEntry[] {
+  const lookupOpts = { dialect: opts.dialect ?? 'en-US', weakForms: opts.weakForms ?? defaultWeakForms(text.kind) };
+  const entries: WordEntry[] = text.words.map((word) => {
+    const described = word.spoken.map((w) => lexicon.describeWord(w, lookupOpts));
+    return {
+      word,
+      prons: lexicon.lookupSpoken(word.spoken, lookupOpts),
+      oov: described.some((d) => d.oov),
+      functionWord: word.spoken.length === 1 && isFunctionWord(word.spoken[0]),
+      linkable: false,
+    };
+  });
+  for (let i = 0; i + 1 < entries.length; i++) {
+    const a = entries[i];
+    const b = entries[i + 1];
+    const sameRun = a.word.punctuationAfter === '' && a.word.sentenceIndex === b.word.sentenceIndex;
+    a.linkable = text.kind !== 'alpha' && sameRun && isLinkable(a.prons, b.prons, a.word.spoken[a.word.spoken.length - 1]);
+  }
+  return entries;
+}

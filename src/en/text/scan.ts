@@ -1,0 +1,117 @@
+/**
+ * First pass over an English reference text: splits it into raw tokens (words, numbers,
+ * abbreviations, punctuation, other symbols) with their offsets and spoken forms.
+ */
+import { ABBREVIATIONS, TIME_SUFFIXES } from './abbreviations.js';
+import { NUMBER_TOKEN, numberToWords } from './numbers.js';
+import type { EnglishWordForm, WordPart } from './types.js';
+
+export interface RawToken {
+  text: string;
+  beginIndex: number;
+  endIndex: number;
+  charType: 0 | 1 | 2;
+  form?: EnglishWordForm;
+  spoken?: string[];
+  parts?: WordPart[];
+}
+
+const LATIN = '\\p{Script=Latin}\\p{M}';
+const APOS = "['’]";
+/** Letters with internal apostrophes (don't, o'clock), joined by hyphens (well-known). */
+const WORD = new RegExp(`[${LATIN}]+(?:${APOS}[${LATIN}]+)*(?:-[${LATIN}]+(?:${APOS}[${LATIN}]+)*)*`, 'uy');
+/** Dotted letter abbreviations: e.g., U.S., a.m. */
+const DOTTED = /(?:[A-Za-z]\.){2,}/y;
+const SPACE = /\s+/y;
+
+function stickyMatch(re: RegExp, text: string, at: number): string | null {
+  re.lastIndex = at;
+  const m = re.exec(text);
+  return m ? m[0] : null;
+}
+
+/** Look-up form of a written word: lower case, straight apostrophe, accents removed. */
+export function foldWord(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '').replace(/’/g, "'").toLowerCase();
+}
+
+function wordToken(text: string, at: number, source: string): RawToken {
+  const folded = foldWord(text);
+  let end = at + text.length;
+  let form: EnglishWordForm = text.includes('-') ? 'hyphenated' : /['’]/.test(text) ? 'contraction' : 'word';
+  let spoken = [folded];
+  const abbr = Object.hasOwn(ABBREVIATIONS, folded) ? ABBREVIATIONS[folded] : undefined;
+  const numberFollows = /^\.\s*\d/.test(source.slice(end));
+  if (abbr && source[end] === '.' && (folded !== 'no' || numberFollows)) {
+    end += 1;
+    form = 'abbreviation';
+    spoken = [...abbr];
+  } else if (folded.endsWith('s') && /^['’](?![\p{L}])/u.test(source.slice(end))) {
+    end += 1; // plural possessive: students'
+    form = 'contraction';
+    spoken = [`${folded}'`];
+  }
+  const parts: WordPart[] = [];
+  let offset = at;
+  for (const part of text.split('-')) {
+    parts.push({ part, beginIndex: offset, endIndex: offset + part.length });
+    offset += part.length + 1;
+  }
+  return { text: source.slice(at, end), beginIndex: at, endIndex: end, charType: 0, form, spoken, parts };
+}
+
+function dottedToken(text: string, at: number): RawToken {
+  const key = foldWord(text).replace(/\.$/, '');
+  const spoken = Object.hasOwn(ABBREVIATIONS, key)
+    ? [...ABBREVIATIONS[key]]
+    : key.split('.').map((letter) => `${letter}.`);
+  const parts = [{ part: text, beginIndex: at, endIndex: at + text.length }];
+  return { text, beginIndex: at, endIndex: at + text.length, charType: 0, form: 'abbreviation', spoken, parts };
+}
+
+function numberToken(text: string, at: number): RawToken {
+  const spoken = numberToWords(text) ?? [...text.replace(/\D/g, '')].map((d) => numberToWords(d)![0]);
+  const parts = [{ part: text, beginIndex: at, endIndex: at + text.length }];
+  return { text, beginIndex: at, endIndex: at + text.length, charType: 0, form: 'number', spoken, parts };
+}
+
+function symbolToken(ch: string, at: number): RawToken {
+  if (ch === '&') {
+    const parts = [{ part: ch, beginIndex: at, endIndex: at + 1 }];
+    return { text: ch, beginIndex: at, endIndex: at + 1, charType: 0, form: 'word', spoken: ['and'], parts };
+  }
+  const charType = /\p{P}/u.test(ch) ? 1 : 2;
+  return { text: ch, beginIndex: at, endIndex: at + ch.length, charType };
+}
+
+/** Splits the text into raw tokens, left to right. */
+export function scanTokens(source: string): RawToken[] {
+  const out: RawToken[] = [];
+  let at = 0;
+  while (at < source.length) {
+    const space = stickyMatch(SPACE, source, at);
+    if (space) { at += space.length; continue; }
+    let token: RawToken;
+    const dotted = stickyMatch(DOTTED, source, at);
+    const num = dotted ? null : stickyMatch(NUMBER_TOKEN, source, at);
+    const word = dotted || num ? null : stickyMatch(WORD, source, at);
+    if (dotted) token = dottedToken(dotted, at);
+    else if (num) token = numberToken(num, at);
+    else if (word) token = wordToken(word, at, source);
+    else token = symbolToken(String.fromCodePoint(source.codePointAt(at)!), at);
+    attachTimeSuffix(out, token);
+    out.push(token);
+    at = token.endIndex;
+  }
+  return out;
+}
+
+/** "10:30 pm": am/pm after a time is read as the letters a.m. / p.m. */
+function attachTimeSuffix(previous: RawToken[], token: RawToken): void {
+  const prev = previous[previous.length - 1];
+  const key = token.spoken?.length === 1 ? token.spoken[0] : '';
+  if (prev?.form === 'number' && /:\d\d$/.test(prev.text) && Object.hasOwn(TIME_SUFFIXES, key)) {
+    token.spoken = [TIME_SUFFIXES[key]];
+    token.form = 'abbreviation';
+  }
+}
