@@ -10,18 +10,36 @@ import swagger from '@fastify/swagger';
 import type { Config } from './config.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { Readiness } from './http/readiness.js';
+import { registerStorage } from './storage/plugin.js';
+import { registerStorageRoutes } from './console/routes.js';
+import { registerGateway, type Gateway } from './gateway/index.js';
+import { createLimitBackend } from './gateway/limiters.js';
+import { registerProbeRoutes, type ProbeCounters } from './gateway/probe-routes.js';
+import { Redis } from 'ioredis';
 
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
     readiness: Readiness;
+    gateway: Gateway;
+    /** Present when the app was built with `probeRoutes: true` (tests only). */
+    probes: ProbeCounters | null;
   }
+}
+
+export interface BuildOptions {
+  /** Registers the write-path probe routes (tests only; see gateway/probe-routes.ts). */
+  probeRoutes?: boolean;
+  /** Clock in ms, for tests of time windows (signature skew, daily caps). */
+  now?: () => number;
+  /** Shorter idempotency waits, for tests. */
+  idempotencyWaitMs?: number;
 }
 
 /** Largest accepted request body: 10 MB of audio plus the multipart framing and config. */
 export const BODY_LIMIT_BYTES = 12 * 1024 * 1024;
 
-export async function buildApp(config: Config): Promise<FastifyInstance> {
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: { level: config.logLevel },
     bodyLimit: BODY_LIMIT_BYTES,
@@ -51,6 +69,21 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   });
 
   // Services and routes are registered below, in this order.
+  const storage = await registerStorage(app); // app.storage (migrated in the background, tracked by /readyz), app.jwt
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : null;
+  if (redis) app.addHook('onClose', async () => void redis.quit());
+  const gateway = registerGateway(app, {
+    storage,
+    jwt: app.jwt,
+    limitBackend: createLimitBackend(redis),
+    limits: config.limits,
+    now: options.now,
+    idempotency: options.idempotencyWaitMs === undefined ? undefined : { waitMs: options.idempotencyWaitMs },
+  });
+  app.decorate('gateway', gateway);
+  app.decorate('probes', options.probeRoutes ? registerProbeRoutes(app, storage) : null);
+
+  await registerStorageRoutes(app); // login, console usage, report lookup
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   return app;
