@@ -34,8 +34,12 @@ const SUFFIXES = ['', 's', 'es', 'ed', 'ing', 'er', 'ers', 'ful', 'd'];
 
 export function isBathWord(word: string): boolean {
   const w = word.toLowerCase();
-  return SUFFIXES.some((s) => w.endsWith(s) && BATH_WORDS.has(w.slice(0, w.length - s.length)))
-    || BATH_WORDS.has(w.replace(/(.)\1?(ing|ed|er)$/, '$1'));
+  return SUFFIXES.some((suffix) => {
+    if (!w.endsWith(suffix)) return false;
+    const stem = w.slice(0, w.length - suffix.length);
+    // dancing → dance: a silent e dropped before the suffix.
+    return BATH_WORDS.has(stem) || (suffix !== '' && BATH_WORDS.has(`${stem}e`));
+  });
 }
 
 const KEEP_VOWEL_ONLY = new Set(['AA', 'AO', 'AH']);

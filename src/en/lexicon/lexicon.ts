@@ -97,29 +97,40 @@ export class EnglishLexicon {
     return joinPronunciations(spoken.map((w) => this.lookupWord(w, opts)));
   }
 
-  private basePronunciations(key: string, dialect: EnglishDialect): { prons: Pronunciation[]; oov: boolean; unmapped: string[] } {
+  private basePronunciations(key: string, dialect: EnglishDialect): BaseLookup {
     if (/^[a-z]\.$/.test(key)) return { prons: letterNames(key[0], dialect), oov: false, unmapped: [] };
     const hit = this.dict.lookup(key);
     if (hit) return { prons: hit, oov: false, unmapped: [] };
     const composed = this.compose(key, dialect);
-    if (composed) return { prons: composed, oov: false, unmapped: [] };
+    if (composed) return composed;
     const conv = this.g2p.convert(key);
     return { prons: [conv.pron], oov: true, unmapped: conv.unmapped };
   }
 
-  private compose(key: string, dialect: EnglishDialect): Pronunciation[] | null {
-    if (key.includes('-')) {
-      const parts = key.split('-').filter((p) => p !== '');
-      return joinPronunciations(parts.map((p) => this.basePronunciations(p, dialect).prons));
+  /** Hyphenated words from their parts; possessives ('s, s') from the base word. */
+  private compose(key: string, dialect: EnglishDialect): BaseLookup | null {
+    const parts = key.split('-').filter((p) => p !== '');
+    if (parts.length > 1) {
+      const looked = parts.map((p) => this.basePronunciations(p, dialect));
+      return {
+        prons: joinPronunciations(looked.map((l) => l.prons)),
+        oov: looked.some((l) => l.oov),
+        unmapped: looked.flatMap((l) => l.unmapped),
+      };
     }
-    const possessive = /^(.+?)(?:'s|s')$/.exec(key);
-    if (possessive) {
-      const stem = key.endsWith("s'") ? `${possessive[1]}s` : possessive[1];
-      const base = this.dict.lookup(stem);
-      if (base) return key.endsWith("s'") ? base.map((p) => ({ ...p, source: 'compound' as const })) : base.map(withPossessive);
-    }
-    return null;
+    const possessive = /^([^']+?)(?:'s|s')$/.exec(key);
+    if (!possessive) return null;
+    const plural = key.endsWith("s'");
+    const base = this.basePronunciations(plural ? `${possessive[1]}s` : possessive[1], dialect);
+    const prons = plural ? base.prons.map((p) => ({ ...p, source: 'compound' as const })) : base.prons.map(withPossessive);
+    return { ...base, prons };
   }
+}
+
+interface BaseLookup {
+  prons: Pronunciation[];
+  oov: boolean;
+  unmapped: string[];
 }
 
 let shared: Promise<EnglishLexicon> | null = null;

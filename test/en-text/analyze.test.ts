@@ -1,0 +1,115 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { analyzeEnglishText, MAX_REFERENCE_CHARS } from '../../src/en/text/index.js';
+import { ApiError } from '../../src/errors.js';
+
+function isValidation(err: unknown): boolean {
+  return err instanceof ApiError && err.code === 40001 && err.status === 400;
+}
+
+test('words keep their original offsets; punctuation is charType 1 and not a word', () => {
+  const text = 'Hello, world! How are you?';
+  const a = analyzeEnglishText(text);
+  assert.deepEqual(a.words.map((w) => w.text), ['Hello', 'world', 'How', 'are', 'you']);
+  for (const w of a.words) assert.equal(text.slice(w.beginIndex, w.endIndex), w.text);
+  const punct = a.tokens.filter((t) => t.charType === 1).map((t) => t.text);
+  assert.deepEqual(punct, [',', '!', '?']);
+  assert.equal(a.tokens.length, 8);
+  assert.equal(a.words[0].punctuationAfter, ',');
+});
+
+test('sentences and clauses carry word ranges and offsets', () => {
+  const text = 'I came, I saw; I won. Did you? Yes';
+  const a = analyzeEnglishText(text, { kind: 'passage' });
+  assert.deepEqual(a.sentences.map((s) => s.text), ['I came, I saw; I won.', 'Did you?', 'Yes']);
+  assert.deepEqual(a.sentences.map((s) => [s.firstWord, s.endWord]), [[0, 6], [6, 8], [8, 9]]);
+  assert.deepEqual(a.sentences.map((s) => s.terminator), ['.', '?', '']);
+  assert.deepEqual(a.clauses.map((c) => text.slice(c.beginIndex, c.endIndex)), ['I came', 'I saw', 'I won', 'Did you', 'Yes']);
+  assert.deepEqual(a.sentences[0].clauseIndices, [0, 1, 2]);
+  assert.deepEqual(a.words.map((w) => w.clauseIndex), [0, 0, 1, 1, 2, 2, 3, 3, 4]);
+  assert.equal(a.words[7].sentenceIndex, 1);
+});
+
+test('abbreviations with a full stop do not end the sentence', () => {
+  const a = analyzeEnglishText('Mr. Brown met Dr. Green at 5 p.m. today.');
+  assert.equal(a.sentences.length, 1);
+  assert.deepEqual(a.words[0].spoken, ['mister']);
+  assert.deepEqual(a.words[3].spoken, ['doctor']);
+  assert.equal(a.words[3].text, 'Dr.');
+  assert.deepEqual(a.words.map((w) => w.text), ['Mr.', 'Brown', 'met', 'Dr.', 'Green', 'at', '5', 'p.m.', 'today']);
+});
+
+test('numbers are read as words and keep the mapping to the written token', () => {
+  const cases: Array<[string, string]> = [
+    ['42', 'forty two'],
+    ['1,250', 'one thousand two hundred fifty'],
+    ['1st', 'first'],
+    ['22nd', 'twenty second'],
+    ['103rd', 'one hundred third'],
+    ['1990', 'nineteen ninety'],
+    ['1905', 'nineteen oh five'],
+    ['2005', 'two thousand five'],
+    ['2019', 'twenty nineteen'],
+    ['2000', 'two thousand'],
+    ['1990s', 'nineteen nineties'],
+    ['3.14', 'three point one four'],
+    ['10:30', 'ten thirty'],
+    ['7:05', 'seven oh five'],
+    ['9:00', "nine o'clock"],
+    ['$5', 'five dollars'],
+    ['$2.50', 'two dollars fifty cents'],
+    ['50%', 'fifty percent'],
+  ];
+  for (const [written, said] of cases) {
+    const text = `It was ${written} then`;
+    const a = analyzeEnglishText(text);
+    const w = a.words[2];
+    assert.equal(w.text, written, written);
+    assert.equal(w.form, 'number');
+    assert.equal(w.spoken.join(' '), said, written);
+    assert.equal(text.slice(w.beginIndex, w.endIndex), written);
+  }
+});
+
+test('am/pm after a time are read as letters', () => {
+  const a = analyzeEnglishText('Meet me at 10:30 pm');
+  assert.deepEqual(a.words[4].spoken, ['p.m.']);
+  assert.deepEqual(analyzeEnglishText('I am here').words[1].spoken, ['am']);
+});
+
+test('contractions, possessives and hyphenated words stay one word, folded for look-up', () => {
+  const a = analyzeEnglishText("Don't say it's the students' well-known Café rule; we’ll see");
+  const byText = new Map(a.words.map((w) => [w.text, w]));
+  assert.equal(byText.get("Don't")!.form, 'contraction');
+  assert.deepEqual(byText.get("Don't")!.spoken, ["don't"]);
+  assert.deepEqual(byText.get("it's")!.spoken, ["it's"]);
+  assert.deepEqual(byText.get("students'")!.spoken, ["students'"]);
+  assert.deepEqual(byText.get('we’ll')!.spoken, ["we'll"]);
+  const hy = byText.get('well-known')!;
+  assert.equal(hy.form, 'hyphenated');
+  assert.deepEqual(hy.parts.map((p) => [p.part, p.beginIndex, p.endIndex]), [['well', hy.beginIndex, hy.beginIndex + 4], ['known', hy.beginIndex + 5, hy.endIndex]]);
+  assert.deepEqual(byText.get('Café')!.spoken, ['cafe']);
+});
+
+test('alpha: space-separated letters, upper or lower case, each a unit', () => {
+  const a = analyzeEnglishText('A B c, d', { kind: 'alpha' });
+  assert.deepEqual(a.words.map((w) => w.text), ['A', 'B', 'c', 'd']);
+  assert.deepEqual(a.words.map((w) => w.spoken[0]), ['a.', 'b.', 'c.', 'd.']);
+  assert.ok(a.words.every((w) => w.form === 'letter'));
+  assert.throws(() => analyzeEnglishText('A BC', { kind: 'alpha' }), (e) => isValidation(e) && /BC/.test((e as Error).message));
+  assert.throws(() => analyzeEnglishText('A 7', { kind: 'alpha' }), isValidation);
+});
+
+test('text of only punctuation, empty text and text over the limit are rejected with 40001', () => {
+  assert.throws(() => analyzeEnglishText('?!... ,;'), (e) => isValidation(e) && /no readable English words/.test((e as Error).message));
+  assert.throws(() => analyzeEnglishText('   '), isValidation);
+  assert.throws(() => analyzeEnglishText('你好。'), isValidation);
+  assert.throws(() => analyzeEnglishText('a '.repeat(MAX_REFERENCE_CHARS / 2 + 1)), (e) => isValidation(e) && /1000/.test((e as Error).message));
+  assert.equal(analyzeEnglishText('ab '.repeat(333) + 'a').words.length, 334);
+});
+
+test('non-Latin symbols are unread tokens (charType 2), not words', () => {
+  const a = analyzeEnglishText('Hello 世界 friend');
+  assert.deepEqual(a.words.map((w) => w.text), ['Hello', 'friend']);
+  assert.deepEqual(a.tokens.filter((t) => t.charType === 2).map((t) => t.text), ['世', '界']);
+});
