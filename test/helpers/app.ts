@@ -1,13 +1,13 @@
 /**
  * Test helpers: a configuration pointing at a fresh temporary data directory, and the app
- * built from it. Tests use `app.inject()` for routes, or `app.listen({port: 0})` for
- * integration tests against a real listening server.
+ * built from it (storage migrated before it is returned). Tests use `app.inject()` for
+ * routes, or `app.listen({port: 0})` for integration tests against a real listening server.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type Config } from '../../src/config.js';
-import { buildApp } from '../../src/app.js';
+import { buildApp, type BuildOptions } from '../../src/app.js';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '..', '..');
 /** Shared recordings and models live beside the repository (never copied into it). */
@@ -22,8 +22,9 @@ export function testConfig(env: Record<string, string> = {}): Config {
   return loadConfig({ KOUYU_DATA_DIR: tempDir(), KOUYU_LOG_LEVEL: 'silent', ...env }, REPO_ROOT);
 }
 
-export async function buildTestApp(env: Record<string, string> = {}) {
+export async function buildTestApp(env: Record<string, string> = {}, options: BuildOptions = {}) {
   const config = testConfig(env);
-  const app = await buildApp(config);
+  const app = await buildApp(config, options);
+  await app.storage.migrate();
   return { app, config };
 }
