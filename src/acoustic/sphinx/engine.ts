@@ -1,0 +1,177 @@
+/**
+ * The PocketSphinx acoustic engine in the calling thread: one decoder per language, forced
+ * alignment of slot grammars (word pass, then an optional phone pass), free phone loop and GOP.
+ * Synchronous and CPU-heavy: the service runs it inside pool workers (../pool.ts); tools and
+ * benchmarks may use it directly.
+ */
+import { resolveModels, type ModelPaths } from '../../models.js';
+import { loadDictionary } from '../lexicon.js';
+import { withGop } from '../gop.js';
+import { SAMPLES_PER_FRAME } from '../types.js';
+import type { AcousticLang, AlignOptions, AlignResult, FrameWindow, GrammarSpec, PhoneSegment } from '../types.js';
+import { SphinxDecoder, type Beams, type DecodedSegment } from './decoder.js';
+import { compileGrammar, isPronWord, parseSlots, type CompiledGrammar } from './grammar.js';
+import { compilePhoneSequence, phonesOfWord, pronWord } from './grammar.js';
+import { buildUnits, isContentUnit, refineWithPhones, unitPhones } from './units.js';
+
+/**
+ * Beam schedule for grammar searches, tried in order until the best path is a complete parse
+ * of the grammar. A reference grammar has essentially one path, so pruning it away is fatal:
+ * with the library defaults (1e-48 / 1e-48 / 7e-29) and live-mode feature normalisation the
+ * search ends off the grammar ("Final result does not match the grammar") on about half of
+ * AISHELL sentences. Whole-utterance decoding (full_utt) cut that to 0 of 100 here, but the
+ * default beams still moved boundaries (up to 340 ms on 1 sentence of 60), while 1e-80 costs
+ * only about 0.009 of real time; 1e-200 is a last resort (figures in docs/acoustic.md).
+ */
+export const ALIGN_BEAMS: readonly Beams[] = [
+  { beam: 1e-80, pbeam: 1e-80, wbeam: 1e-60 },
+  { beam: 1e-200, pbeam: 1e-200, wbeam: 1e-150 },
+];
+/** Beams of the free phone loop: the library defaults; it has no single path to lose. */
+export const LOOP_BEAMS: Beams = { beam: 1e-48, pbeam: 1e-48, wbeam: 7e-29 };
+/** Shortest audio worth aligning: 0.1 s (10 frames); one syllable takes about 20. */
+export const MIN_ALIGN_FRAMES = 10;
+
+const LOOP_SEARCH = 'loop';
+const ALIGN_SEARCH = 'align';
+
+interface LangEngine {
+  decoder: SphinxDecoder;
+  /** Context-independent phones of the dictionary: insertion loop and phone words. */
+  phones: string[];
+}
+
+export class SphinxEngine {
+  private readonly langs = new Map<AcousticLang, LangEngine>();
+
+  private constructor() {}
+
+  /** Loads a decoder per language (150-230 ms each). */
+  static create(modelsDir: string, langs: readonly AcousticLang[] = ['zh', 'en']): SphinxEngine {
+    const paths = resolveModels(modelsDir);
+    const engine = new SphinxEngine();
+    for (const lang of langs) engine.langs.set(lang, loadLang(paths, lang));
+    return engine;
+  }
+
+  /** The decoder of a language, for other searches built on the same model (recognition). */
+  decoder(lang: AcousticLang): SphinxDecoder {
+    return this.lang(lang).decoder;
+  }
+
+  phones(lang: AcousticLang): string[] {
+    return this.lang(lang).phones;
+  }
+
+  align(lang: AcousticLang, pcm: Int16Array, grammar: GrammarSpec, opts: AlignOptions = {}): AlignResult {
+    const le = this.lang(lang);
+    const { audio, offset } = cut(pcm, opts.window);
+    const frames = Math.floor(audio.length / SAMPLES_PER_FRAME);
+    if (frames < MIN_ALIGN_FRAMES) {
+      return { ok: false, reason: 'too-short', message: `audio of ${frames * 10} ms is too short to align` };
+    }
+    if (grammar.slots.length === 0) throw new Error('a grammar needs at least one slot');
+    const compiled = compileGrammar(grammar, le.phones);
+    const pass = decodeGrammar(le.decoder, compiled, audio, (words) => parseSlots(words, grammar));
+    if (!pass.ok) return failure(pass.segments);
+    let units = buildUnits(pass.segments, pass.parsed, grammar, offset);
+    if (opts.phones || opts.gop) {
+      const perUnit = units.filter(isContentUnit).map((u) => unitPhones(u, grammar));
+      const expected = perUnit.flat();
+      const seq = compilePhoneSequence(expected);
+      const phonePass = decodeGrammar(le.decoder, seq, audio, (words) => sameSequence(words, expected));
+      if (!phonePass.ok) return failure(phonePass.segments, 'phone-level alignment');
+      units = refineWithPhones(units, phonePass.segments, perUnit, offset);
+      if (opts.gop) {
+        const loop = this.loopSegments(le, audio, offset);
+        units = units.map((u) => ({ ...u, phones: withGop(u.phones, loop) }));
+      }
+    }
+    return { ok: true, frames, units };
+  }
+
+  phoneLoop(lang: AcousticLang, pcm: Int16Array, opts: { window?: FrameWindow } = {}): PhoneSegment[] {
+    const { audio, offset } = cut(pcm, opts.window);
+    if (audio.length < SAMPLES_PER_FRAME) return [];
+    return this.loopSegments(this.lang(lang), audio, offset);
+  }
+
+  close(): void {
+    for (const le of this.langs.values()) le.decoder.free();
+    this.langs.clear();
+  }
+
+  private loopSegments(le: LangEngine, audio: Int16Array, offset: number): PhoneSegment[] {
+    le.decoder.useSearch(LOOP_SEARCH);
+    le.decoder.decode(audio);
+    return le.decoder.segments().map((s) => ({
+      phone: s.word,
+      startFrame: s.startFrame + offset,
+      endFrame: s.endFrame + offset,
+      score: s.ascr,
+    }));
+  }
+
+  private lang(lang: AcousticLang): LangEngine {
+    const le = this.langs.get(lang);
+    if (!le) throw new Error(`no acoustic model loaded for ${lang}`);
+    return le;
+  }
+}
+
+function loadLang(paths: ModelPaths, lang: AcousticLang): LangEngine {
+  const model = lang === 'zh' ? paths.zh : paths.en;
+  const decoder = SphinxDecoder.create({ hmm: model.acoustic, dict: model.dict });
+  const phones = loadDictionary(model.dict, lang).phones;
+  // Single phones as words, for the phone pass and the insertion loop.
+  for (const p of phones) {
+    if (!decoder.addWord(pronWord([p]), [p])) throw new Error(`model ${model.acoustic} lacks phone ${p}`);
+  }
+  decoder.setBeams(LOOP_BEAMS);
+  decoder.setPhoneLoop(LOOP_SEARCH);
+  return { decoder, phones };
+}
+
+type PassResult<T> = { ok: true; segments: DecodedSegment[]; parsed: T } | { ok: false; segments: DecodedSegment[] };
+
+/** Decodes with the grammar under each beam of the schedule until `parse` accepts the words. */
+function decodeGrammar<T>(
+  decoder: SphinxDecoder,
+  compiled: CompiledGrammar,
+  audio: Int16Array,
+  parse: (words: string[]) => T | null,
+): PassResult<T> {
+  for (const [word, phones] of compiled.words) {
+    if (!decoder.addWord(word, phones)) throw new Error(`pronunciation ${phones.join(' ')} uses a phone the model lacks`);
+  }
+  let segments: DecodedSegment[] = [];
+  for (const beams of ALIGN_BEAMS) {
+    decoder.setBeams(beams);
+    decoder.setJsgf(ALIGN_SEARCH, compiled.jsgf);
+    decoder.decode(audio);
+    segments = decoder.segments();
+    const parsed = parse(segments.filter((s) => isPronWord(s.word)).map((s) => s.word));
+    if (parsed !== null) return { ok: true, segments, parsed };
+  }
+  return { ok: false, segments };
+}
+
+function sameSequence(words: string[], expected: string[]): true | null {
+  if (words.length !== expected.length) return null;
+  return words.every((w, i) => phonesOfWord(w)[0] === expected[i]) ? true : null;
+}
+
+function failure(segments: DecodedSegment[], what = 'alignment'): AlignResult {
+  if (!segments.some((s) => isPronWord(s.word))) {
+    return { ok: false, reason: 'no-speech', message: `${what}: no speech matching the text was found` };
+  }
+  return { ok: false, reason: 'no-match', message: `${what}: the audio does not match the text` };
+}
+
+function cut(pcm: Int16Array, window?: FrameWindow): { audio: Int16Array; offset: number } {
+  if (!window) return { audio: pcm, offset: 0 };
+  const total = Math.floor(pcm.length / SAMPLES_PER_FRAME);
+  const start = Math.max(0, Math.min(total, Math.floor(window.startFrame)));
+  const end = Math.max(start, Math.min(total, Math.floor(window.endFrame)));
+  return { audio: pcm.subarray(start * SAMPLES_PER_FRAME, end * SAMPLES_PER_FRAME), offset: start };
+}
