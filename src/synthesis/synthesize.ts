@@ -1,0 +1,147 @@
+/**
+ * One synthesis, in the calling thread: voice lookup and adaptation, engine choice, rate and
+ * pitch planning, engine run, formant shift, loudness, encoding. The service (service.ts) runs
+ * this inside worker threads; tests and benchmarks may call it directly.
+ */
+import { encodeAudio } from '../audio/encode.js';
+import { invalid } from '../errors.js';
+import { trackPitch } from '../dsp/pitch.js';
+import { synthesizeEkho } from './ekho/engine.js';
+import type { EkhoStore } from './ekho/store.js';
+import { ESPEAK_MIN_WPM, type EspeakBackend, type EspeakVoice } from './espeak/engine.js';
+import { espeakMaxF0, espeakPitchFor, ESPEAK_WPM_STANDARD } from './espeak/calibration.js';
+import { fadeEdges, normalizePeak, toInt16 } from './dsp/join.js';
+import { psola } from './dsp/psola.js';
+import { resampleByStep } from './dsp/resample.js';
+import {
+  CHARS_PER_SEC,
+  detectGenre,
+  EMOTION_EFFECT,
+  emoVectorWarnings,
+  pitchFactor,
+  resolveEmotion,
+  speedFactor,
+  volumePeak,
+} from './expression.js';
+import { adaptVoice } from './profile.js';
+import type { EngineAudio, SynthesisRequest, SynthesisResult } from './types.js';
+import { findSystemVoice, formantScale, type EngineName, type VoiceDef } from './voices.js';
+import { toEspeakPinyin, toZhTokens, type ZhToken } from './zh/syllables.js';
+
+export interface Engines {
+  espeak: EspeakBackend;
+  ekho: EkhoStore | null;
+}
+
+/** Internal knobs not reachable from HTTP: tests and benchmarks pick the engine. */
+export interface SynthesisOverrides {
+  engine?: EngineName;
+}
+
+/** Ekho slots are shorter than 1/(characters per second) by this factor, which pays for pauses and phrase-final lengthening. */
+const EKHO_SLOT_RATE = 1.12;
+
+interface Plan {
+  voice: VoiceDef;
+  engine: EngineName;
+  /** Multiplier of the standard rate (speed, voice, emotion). */
+  rate: number;
+  f0: number;
+  range: number;
+  formant: number;
+  warnings: string[];
+}
+
+function plan(req: SynthesisRequest, overrides: SynthesisOverrides): Plan {
+  const base = findSystemVoice(req.voice);
+  if (!base) throw invalid(`unknown voice: ${req.voice}`);
+  const voice = req.profile ? adaptVoice(base, req.profile) : base;
+  const zh = req.language === 'zh-CN';
+  const engine: EngineName = zh ? (overrides.engine ?? voice.zhEngine) : 'espeak';
+  const emotion = resolveEmotion(req);
+  const effect = EMOTION_EFFECT[emotion];
+  const warnings = req.emoVector && !req.emotion ? emoVectorWarnings(req.emoVector) : [];
+  const emotionRate = emotion === 'energetic' && req.speedExplicit ? 1 : effect.rate;
+  const f0 = voice.f0 * pitchFactor(req.pitch) * effect.f0;
+  let formant = formantScale(voice, engine);
+  if (engine === 'espeak') {
+    // eSpeak's base pitch tops out near 160–170 Hz; reach higher voices with a little more formant shift.
+    const top = espeakMaxF0(zh ? 'cmn-latn-pinyin' : 'en-us');
+    formant = Math.min(1.35, Math.max(formant, f0 / top));
+  }
+  return {
+    voice,
+    engine,
+    rate: speedFactor(req.speed) * voice.rate * emotionRate,
+    f0,
+    range: voice.range * effect.range,
+    formant,
+    warnings,
+  };
+}
+
+async function runEspeak(engines: Engines, text: string, voice: EspeakVoice, p: Plan, charsPerSec: number): Promise<EngineAudio> {
+  // Rate and F0 are pre-divided by the formant factor: the resampling afterwards multiplies them back.
+  const standardWpm = ESPEAK_WPM_STANDARD[voice] * (charsPerSec / CHARS_PER_SEC.prose);
+  const wpm = (standardWpm * p.rate) / p.formant;
+  const out = await engines.espeak.synth(text, { voice, rateWpm: Math.max(ESPEAK_MIN_WPM, wpm), pitch: espeakPitchFor(voice, p.f0 / p.formant) });
+  if (wpm >= ESPEAK_MIN_WPM * 0.98) return out;
+  // Slower than eSpeak's floor: stretch the rest with TD-PSOLA (needs the F0 track).
+  const { f0, hopMs } = trackPitch(out.samples, out.sampleRate);
+  const stretch = ESPEAK_MIN_WPM / wpm;
+  return { samples: psola(out.samples, { sampleRate: out.sampleRate, f0, hopSec: hopMs / 1000, timeScale: () => stretch }), sampleRate: out.sampleRate };
+}
+
+async function runZh(engines: Engines, tokens: ZhToken[], p: Plan, charsPerSec: number, warnings: string[]): Promise<EngineAudio> {
+  if (p.engine === 'espeak') return runEspeak(engines, toEspeakPinyin(tokens), 'cmn-latn-pinyin', p, charsPerSec);
+  if (!engines.ekho) throw new Error('the Ekho Mandarin voice is not loaded');
+  const rate = p.rate / p.formant;
+  const out = await synthesizeEkho(engines.ekho, tokens, {
+    syllablesPerSec: charsPerSec * EKHO_SLOT_RATE * rate,
+    rateFactor: rate,
+    medianF0: p.f0 / p.formant,
+    rangeScale: p.range,
+  });
+  warnings.push(...out.warnings);
+  return out;
+}
+
+/** Renders the request to 16-bit PCM at the engine's rate (before encoding). */
+export async function renderSpeech(
+  req: SynthesisRequest,
+  engines: Engines,
+  overrides: SynthesisOverrides = {},
+): Promise<{ pcm: Int16Array; sampleRate: number; warnings: string[] }> {
+  const p = plan(req, overrides);
+  const warnings = [...p.warnings];
+  let audio: EngineAudio;
+  if (req.language === 'zh-CN') {
+    const genre = req.genre ?? detectGenre(req.text);
+    let parsed;
+    try {
+      parsed = toZhTokens(req.text, req.pinyin);
+    } catch (err) {
+      throw invalid(`pinyin: ${(err as Error).message}`);
+    }
+    if (parsed.skipped.length) warnings.push(`characters not read: ${[...new Set(parsed.skipped)].join('')}`);
+    audio = await runZh(engines, parsed.tokens, p, CHARS_PER_SEC[genre], warnings);
+  } else {
+    const voice: EspeakVoice = req.language === 'en-GB' ? 'en-gb' : 'en-us';
+    audio = await runEspeak(engines, req.text, voice, p, CHARS_PER_SEC.prose);
+  }
+  let samples = p.formant !== 1 ? resampleByStep(audio.samples, p.formant) : audio.samples;
+  samples = fadeEdges(normalizePeak(samples, volumePeak(req.volume)), audio.sampleRate);
+  return { pcm: toInt16(samples), sampleRate: audio.sampleRate, warnings };
+}
+
+/** Full synthesis: render then encode into the requested format and sample rate. */
+export async function synthesizeWith(
+  engines: Engines,
+  req: SynthesisRequest,
+  overrides: SynthesisOverrides = {},
+): Promise<SynthesisResult> {
+  const r = await renderSpeech(req, engines, overrides);
+  const outRate = req.sampleRate ?? r.sampleRate;
+  const audio = await encodeAudio(r.pcm, r.sampleRate, req.format, { outSampleRate: outRate });
+  return { audio, format: req.format, sampleRate: outRate, durationSec: r.pcm.length / r.sampleRate, warnings: r.warnings };
+}
