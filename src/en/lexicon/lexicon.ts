@@ -66,6 +66,7 @@ export interface WordPronunciations {
 
 export class EnglishLexicon {
   private readonly g2p: CachedLetterToSound;
+  private readonly cache = new Map<string, WordPronunciations>();
 
   constructor(private readonly dict: CmuDictionary, letterToSound: LetterToSound) {
     this.g2p = new CachedLetterToSound(letterToSound);
@@ -80,15 +81,24 @@ export class EnglishLexicon {
     return this.describeWord(word, opts).prons;
   }
 
-  /** Pronunciations of one word with where they came from. */
+  /**
+   * Pronunciations of one word with where they came from. Results are cached per word, dialect
+   * and weak-form choice; the arrays are shared, so callers must not modify them.
+   */
   describeWord(word: string, opts: LookupOptions = {}): WordPronunciations {
     const key = word.normalize('NFD').replace(/\p{M}/gu, '').replace(/’/g, "'").toLowerCase().trim();
     if (key === '') throw new Error('empty word');
-    const base = this.basePronunciations(key, opts.dialect ?? 'en-US');
+    const dialect = opts.dialect ?? 'en-US';
+    const cacheKey = `${dialect}|${opts.weakForms ? 1 : 0}|${key}`;
+    const hit = this.cache.get(cacheKey);
+    if (hit) return hit;
+    const base = this.basePronunciations(key, dialect);
     const prons = [...base.prons];
-    if (opts.dialect === 'en-GB') addUnique(prons, base.prons.flatMap((p) => britishVariants(key, p)));
+    if (dialect === 'en-GB') addUnique(prons, base.prons.flatMap((p) => britishVariants(key, p)));
     if (opts.weakForms) addUnique(prons, weakForms(key));
-    return { word: key, prons, oov: base.oov, functionWord: isFunctionWord(key), unmapped: base.unmapped };
+    const out = { word: key, prons, oov: base.oov, functionWord: isFunctionWord(key), unmapped: base.unmapped };
+    this.cache.set(cacheKey, out);
+    return out;
   }
 
   /** Pronunciations of a token read as several words (a number, "e.g."), joined in order. */

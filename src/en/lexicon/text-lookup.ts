@@ -5,7 +5,7 @@
  * is a linking position (never across punctuation, where a reader may pause).
  */
 import type { EnglishTextAnalysis, EnglishTextKind, EnglishWord } from '../text/types.js';
-import type { EnglishDialect, EnglishLexicon } from './lexicon.js';
+import { joinPronunciations, type EnglishDialect, type EnglishLexicon } from './lexicon.js';
 import { isLinkable } from './linking.js';
 import type { Pronunciation } from './phones.js';
 import { isFunctionWord } from './weak-forms.js';
@@ -37,7 +37,7 @@ export function lookupText(lexicon: EnglishLexicon, text: EnglishTextAnalysis, o
     const described = word.spoken.map((w) => lexicon.describeWord(w, lookupOpts));
     return {
       word,
-      prons: lexicon.lookupSpoken(word.spoken, lookupOpts),
+      prons: described.length === 1 ? described[0].prons : joinPronunciations(described.map((d) => d.prons)),
       oov: described.some((d) => d.oov),
       functionWord: word.spoken.length === 1 && isFunctionWord(word.spoken[0]),
       linkable: false,
