@@ -2,13 +2,15 @@
  * English text and lexicon speed: `npx tsx bench/en-lexicon.ts`.
  * Target: a 1,000-character passage analysed and looked up in under 20 ms after warm-up.
  * Also compares the two letter-to-sound back-ends (in-process WebAssembly vs the Debian
- * espeak-ng binary) per out-of-vocabulary word. Prints medians (the machine is shared and noisy)
+ * espeak-ng binary) per out-of-vocabulary word, and how close letter-to-sound comes to the
+ * dictionary on 1,000 dictionary words drawn with a fixed seed (phone error rate against the
+ * nearest alternative, share of words exact, share with the same primary-stress syllable). Prints medians (the machine is shared and noisy)
  * and ends with one JSON line of the figures.
  */
 import { performance } from 'node:perf_hooks';
 import { analyzeEnglishText } from '../src/en/text/index.js';
 import {
-  createCliLetterToSound, createWasmLetterToSound, loadCmuDictionary, loadEnglishLexicon, lookupText,
+  CmuDictionary, createCliLetterToSound, ipaToArpabet, createWasmLetterToSound, loadCmuDictionary, loadEnglishLexicon, lookupText,
   type LetterToSound,
 } from '../src/en/lexicon/index.js';
 
@@ -40,6 +42,39 @@ function passage(chars: number): string {
   return out;
 }
 
+function editDistance(a: readonly string[], b: readonly string[]): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) {
+      next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    row = next;
+  }
+  return row[b.length];
+}
+
+/** Letter-to-sound against CMUdict on sampled dictionary words (a linear congruential draw). */
+async function g2pAgreement(engine: LetterToSound, n: number): Promise<{ per: number; exact: number; stress: number }> {
+  // Imported after the timed load in main(), so this costs nothing.
+  const { dictionary } = await import('cmu-pronouncing-dictionary');
+  const keys = Object.keys(dictionary).filter((k) => /^[a-z]+$/.test(k));
+  const dict = new CmuDictionary(dictionary);
+  let seed = 7;
+  let edits = 0; let phones = 0; let exact = 0; let stress = 0;
+  for (let i = 0; i < n; i++) {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    const word = keys[Math.floor((seed / 2 ** 31) * keys.length)];
+    const got = ipaToArpabet(engine.ipa(word)).pron;
+    const refs = dict.lookup(word) ?? [];
+    const scored = refs.map((r) => ({ r, d: editDistance(r.phones, got.phones) })).sort((x, y) => x.d - y.d)[0];
+    edits += scored.d; phones += scored.r.phones.length;
+    if (scored.d === 0) exact++;
+    if (scored.r.stress.indexOf(1) === got.stress.indexOf(1)) stress++;
+  }
+  return { per: edits / phones, exact: exact / n, stress: stress / n };
+}
+
 async function main(): Promise<void> {
   const t0 = performance.now();
   await loadCmuDictionary();
@@ -66,6 +101,8 @@ async function main(): Promise<void> {
   const wasmWordMs = perWord(wasm);
   const cliWordMs = perWord(createCliLetterToSound());
 
+  const agreement = await g2pAgreement(wasm, 1000);
+
   const figures = {
     chars: text.length,
     words: analyzeEnglishText(text).words.length,
@@ -76,12 +113,16 @@ async function main(): Promise<void> {
     wasm_g2p_load_ms: +wasmLoadMs.toFixed(1),
     g2p_wasm_median_ms_per_word: +wasmWordMs.toFixed(3),
     g2p_cli_median_ms_per_word: +cliWordMs.toFixed(3),
+    g2p_vs_cmudict_phone_error_rate: +agreement.per.toFixed(3),
+    g2p_vs_cmudict_word_exact: +agreement.exact.toFixed(3),
+    g2p_vs_cmudict_primary_stress_same: +agreement.stress.toFixed(3),
   };
   console.log(`1,000-character passage (${figures.chars} chars, ${figures.words} words), after warm-up, median of 50:`);
   console.log(`  en-US ${figures.passage_median_ms_en_us} ms, en-GB ${figures.passage_median_ms_en_gb} ms (target < 20 ms)`);
   console.log(`  first run on a fresh lexicon (en-GB, caches empty): ${figures.passage_first_run_ms_en_gb} ms`);
   console.log(`load: dictionary ${figures.dictionary_load_ms} ms, espeak-ng WebAssembly ${figures.wasm_g2p_load_ms} ms`);
   console.log(`letter-to-sound per word, median of ${words.length}: WebAssembly ${figures.g2p_wasm_median_ms_per_word} ms, espeak-ng binary ${figures.g2p_cli_median_ms_per_word} ms`);
+  console.log(`letter-to-sound vs CMUdict on 1,000 dictionary words: phone error rate ${figures.g2p_vs_cmudict_phone_error_rate}, words exact ${figures.g2p_vs_cmudict_word_exact}, same primary stress ${figures.g2p_vs_cmudict_primary_stress_same}`);
   console.log(JSON.stringify(figures));
 }
 

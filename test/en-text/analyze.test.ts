@@ -113,3 +113,11 @@ test('non-Latin symbols are unread tokens (charType 2), not words', () => {
   assert.deepEqual(a.words.map((w) => w.text), ['Hello', 'friend']);
   assert.deepEqual(a.tokens.filter((t) => t.charType === 2).map((t) => t.text), ['世', '界']);
 });
+
+test('closing quotes and repeated stops stay with the sentence they end', () => {
+  const text = 'He said "no." Then he left... Why?!';
+  const a = analyzeEnglishText(text, { kind: 'passage' });
+  assert.deepEqual(a.sentences.map((s) => s.text), ['He said "no."', 'Then he left...', 'Why?!']);
+  assert.equal(a.sentences[0].endIndex, text.indexOf('Then') - 1);
+  assert.equal(a.words[2].punctuationAfter, '."');
+});

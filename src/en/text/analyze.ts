@@ -32,8 +32,8 @@ export function analyzeEnglishText(ref: string, opts: AnalyzeOptions = {}): Engl
     throw invalid('referenceText has no readable English words (only punctuation or symbols)');
   }
   if (kind === 'alpha') checkAlpha(raw);
-  const built = buildStructure(ref, raw, kind);
-  return { kind, text: ref, ...built };
+  const b = buildStructure(ref, raw, kind);
+  return { kind, text: ref, tokens: b.tokens, words: b.words, sentences: b.sentences, clauses: b.clauses };
 }
 
 /** The alpha kind reads single letters separated by spaces ("A B C", "a b c"). */
@@ -46,70 +46,78 @@ function checkAlpha(raw: RawToken[]): void {
   }
 }
 
-interface Builder {
-  tokens: EnglishToken[];
-  words: EnglishWord[];
-  sentences: EnglishSentence[];
-  clauses: EnglishClause[];
+/** Walks the raw tokens once, collecting words, tokens, clauses and sentences. */
+class StructureBuilder {
+  readonly tokens: EnglishToken[] = [];
+  readonly words: EnglishWord[] = [];
+  readonly sentences: EnglishSentence[] = [];
+  readonly clauses: EnglishClause[] = [];
+  private sentenceBegin = 0;
+  private sentenceFirstWord = 0;
+  private sentenceClauses: number[] = [];
+  private clauseBegin = -1;
+  private clauseFirstWord = 0;
+
+  constructor(private readonly ref: string, private readonly kind: EnglishTextKind) {}
+
+  addWord(t: RawToken): void {
+    if (this.words.length === this.sentenceFirstWord) {
+      this.sentenceBegin = firstNonSpace(this.ref, this.sentenceBegin, t.beginIndex);
+    }
+    if (this.clauseBegin < 0) this.clauseBegin = t.beginIndex;
+    this.tokens.push({ text: t.text, beginIndex: t.beginIndex, endIndex: t.endIndex, charType: 0, wordIndex: this.words.length });
+    this.words.push(toWord(t, this.words.length, this.sentences.length, this.clauses.length, this.kind));
+  }
+
+  /** Punctuation and symbols: recorded, attached to the word before, never read. */
+  addMark(t: RawToken): void {
+    this.tokens.push({ text: t.text, beginIndex: t.beginIndex, endIndex: t.endIndex, charType: t.charType });
+    if (this.words.length > 0) this.words[this.words.length - 1].punctuationAfter += t.text;
+  }
+
+  closeClause(): void {
+    if (this.words.length > this.clauseFirstWord) {
+      this.sentenceClauses.push(this.clauses.length);
+      this.clauses.push({
+        index: this.clauses.length, sentenceIndex: this.sentences.length, beginIndex: this.clauseBegin,
+        endIndex: this.words[this.words.length - 1].endIndex, firstWord: this.clauseFirstWord, endWord: this.words.length,
+      });
+    }
+    this.clauseFirstWord = this.words.length;
+    this.clauseBegin = -1;
+  }
+
+  closeSentence(end: number, terminator: string): void {
+    this.closeClause();
+    if (this.words.length === this.sentenceFirstWord) return;
+    this.sentences.push({
+      index: this.sentences.length, text: this.ref.slice(this.sentenceBegin, end).trim(),
+      beginIndex: this.sentenceBegin, endIndex: end, firstWord: this.sentenceFirstWord,
+      endWord: this.words.length, clauseIndices: this.sentenceClauses, terminator,
+    });
+    this.sentenceFirstWord = this.words.length;
+    this.sentenceClauses = [];
+    this.sentenceBegin = end;
+  }
 }
 
-function buildStructure(ref: string, raw: RawToken[], kind: EnglishTextKind): Builder {
-  const b: Builder = { tokens: [], words: [], sentences: [], clauses: [] };
-  let sentenceBegin = 0;
-  let clauseBegin = -1;
-  let clauseFirstWord = 0;
-  let sentenceFirstWord = 0;
-  let sentenceClauses: number[] = [];
-  const closeClause = (): void => {
-    if (b.words.length > clauseFirstWord) {
-      const end = b.words[b.words.length - 1].endIndex;
-      sentenceClauses.push(b.clauses.length);
-      b.clauses.push({
-        index: b.clauses.length, sentenceIndex: b.sentences.length, beginIndex: clauseBegin,
-        endIndex: end, firstWord: clauseFirstWord, endWord: b.words.length,
-      });
-    }
-    clauseFirstWord = b.words.length;
-    clauseBegin = -1;
-  };
-  const closeSentence = (end: number, terminator: string): void => {
-    closeClause();
-    if (b.words.length > sentenceFirstWord) {
-      b.sentences.push({
-        index: b.sentences.length, text: ref.slice(sentenceBegin, end).trim(), beginIndex: sentenceBegin,
-        endIndex: end, firstWord: sentenceFirstWord, endWord: b.words.length,
-        clauseIndices: sentenceClauses, terminator,
-      });
-      sentenceFirstWord = b.words.length;
-      sentenceClauses = [];
-      sentenceBegin = end;
-    }
-  };
+function buildStructure(ref: string, raw: RawToken[], kind: EnglishTextKind): StructureBuilder {
+  const b = new StructureBuilder(ref, kind);
   for (let i = 0; i < raw.length; i++) {
     const t = raw[i];
-    if (t.charType === 0) {
-      if (b.words.length === sentenceFirstWord) sentenceBegin = firstNonSpace(ref, sentenceBegin, t.beginIndex);
-      if (clauseBegin < 0) clauseBegin = t.beginIndex;
-      b.tokens.push({ text: t.text, beginIndex: t.beginIndex, endIndex: t.endIndex, charType: 0, wordIndex: b.words.length });
-      b.words.push(toWord(t, b, kind));
-      continue;
-    }
-    b.tokens.push({ text: t.text, beginIndex: t.beginIndex, endIndex: t.endIndex, charType: t.charType });
-    if (b.words.length > 0) b.words[b.words.length - 1].punctuationAfter += t.text;
+    if (t.charType === 0) { b.addWord(t); continue; }
+    b.addMark(t);
     if (SENTENCE_END.test(t.text)) {
-      let end = t.endIndex;
+      // Further stops and closing quotes/brackets stay with the sentence they end.
       while (i + 1 < raw.length && raw[i + 1].charType !== 0 && (SENTENCE_END.test(raw[i + 1].text) || CLOSER.test(raw[i + 1].text))) {
-        i++;
-        b.tokens.push({ text: raw[i].text, beginIndex: raw[i].beginIndex, endIndex: raw[i].endIndex, charType: raw[i].charType });
-        if (b.words.length > 0) b.words[b.words.length - 1].punctuationAfter += raw[i].text;
-        end = raw[i].endIndex;
+        b.addMark(raw[++i]);
       }
-      closeSentence(end, t.text);
+      b.closeSentence(raw[i].endIndex, t.text);
     } else if (CLAUSE_BREAK.test(t.text)) {
-      closeClause();
+      b.closeClause();
     }
   }
-  closeSentence(ref.trimEnd().length, '');
+  b.closeSentence(ref.trimEnd().length, '');
   return b;
 }
 
@@ -119,18 +127,18 @@ function firstNonSpace(ref: string, from: number, limit: number): number {
   return at;
 }
 
-function toWord(t: RawToken, b: Builder, kind: EnglishTextKind): EnglishWord {
+function toWord(t: RawToken, index: number, sentenceIndex: number, clauseIndex: number, kind: EnglishTextKind): EnglishWord {
   const isLetter = kind === 'alpha';
   return {
-    index: b.words.length,
+    index,
     text: t.text,
     beginIndex: t.beginIndex,
     endIndex: t.endIndex,
     form: isLetter ? 'letter' : (t.form ?? 'word'),
     spoken: isLetter ? [`${t.text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()}.`] : (t.spoken ?? []),
     parts: t.parts ?? [{ part: t.text, beginIndex: t.beginIndex, endIndex: t.endIndex }],
-    sentenceIndex: b.sentences.length,
-    clauseIndex: b.clauses.length,
+    sentenceIndex,
+    clauseIndex,
     punctuationAfter: '',
   };
 }
