@@ -53,6 +53,8 @@ const RELATIVE_SILENCE_DB = 45;
 const ABSOLUTE_SILENCE_RMS = 1e-4;
 /** Most candidates kept per frame (the rest carry negligible prior mass). */
 const MAX_CANDIDATES = 6;
+/** Voicing probability above which a frame's own F0 is trusted over its neighbourhood. */
+const STRONG_VOICING = 0.5;
 
 function toFloat(pcm: Int16Array | Float32Array): Float32Array {
   if (pcm instanceof Float32Array) return pcm;
@@ -124,7 +126,7 @@ export function trackPitch(pcm: Int16Array | Float32Array, sampleRate: number, o
     const c = choice[i];
     f0[i] = c < 0 ? 0 : fs / cands.lag[i * MAX_CANDIDATES + c];
   }
-  repairOctaves(f0, cands, fs);
+  repairOctaves(f0, voicing, cands, fs);
   return { f0, voicing, hopMs };
 }
 
@@ -146,11 +148,19 @@ function percentile(values: Float32Array, q: number): number {
 }
 
 /**
- * Moves a frame that is an octave (ratio ≈ 2 or ≈ 0.5, ±12%) away from the median of the
- * voiced frames within ±0.3 s to its own candidate nearest that median, if it has one within
- * 12%. Viterbi already penalises octave jumps; this catches whole short runs that jumped.
+ * Octave-error repair. A frame whose F0 is 10 or more semitones away from the median of the
+ * voiced frames within ±0.3 s is moved to its own candidate nearest that median when it has
+ * one within 12% (≈ 2 st). Failing that, a weakly voiced frame (voicing < STRONG_VOICING;
+ * a strongly periodic frame is trusted over its neighbours, which may be the ones in error)
+ * within 1.5 st of an exact octave (or
+ * twelfth) of the median is multiplied back by that ratio, since speech F0 does not jump an
+ * octave within 10 ms: such frames are period-doubling in creaky voice (frequent at the
+ * bottom of tone 3) or a missed subharmonic. A frame that can be repaired neither way is
+ * set unvoiced: 10 st within 10 ms of its neighbourhood is not a speech F0 (seen at
+ * syllable offsets, where the glottis stops irregularly). Viterbi already penalises octave
+ * jumps; this catches short runs that jumped as a whole.
  */
-function repairOctaves(f0: Float32Array, cands: Candidates, fs: number): void {
+function repairOctaves(f0: Float32Array, voicing: Float32Array, cands: Candidates, fs: number): void {
   const n = f0.length;
   const radius = 30;
   const buf: number[] = [];
@@ -162,19 +172,29 @@ function repairOctaves(f0: Float32Array, cands: Candidates, fs: number): void {
     if (buf.length < 5) continue;
     buf.sort((a, b) => a - b);
     const med = buf[buf.length >> 1];
-    const ratio = f0[i] / med;
-    if (ratio > 0.56 && ratio < 1.78) continue;
+    const semis = 12 * Math.log2(f0[i] / med);
+    if (Math.abs(semis) < 10) continue;
     let best = -1;
     let bestErr = 0.12;
     for (let c = 0; c < cands.count[i]; c++) {
-      const hz = fs / cands.lag[i * cands.perFrame + c];
-      const err = Math.abs(Math.log(hz / med));
+      const err = Math.abs(Math.log(fs / cands.lag[i * cands.perFrame + c] / med));
       if (err < bestErr) {
         bestErr = err;
         best = c;
       }
     }
-    if (best >= 0) fixed[i] = fs / cands.lag[i * cands.perFrame + best];
+    if (best >= 0) {
+      fixed[i] = fs / cands.lag[i * cands.perFrame + best];
+      continue;
+    }
+    if (voicing[i] >= STRONG_VOICING) continue;
+    fixed[i] = 0;
+    for (const ratio of [2, 3]) {
+      if (Math.abs(Math.abs(semis) - 12 * Math.log2(ratio)) <= 1.5) {
+        fixed[i] = semis > 0 ? f0[i] / ratio : f0[i] * ratio;
+        break;
+      }
+    }
   }
   f0.set(fixed);
 }
