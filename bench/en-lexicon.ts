@@ -10,7 +10,7 @@
 import { performance } from 'node:perf_hooks';
 import { analyzeEnglishText } from '../src/en/text/index.js';
 import {
-  CmuDictionary, createCliLetterToSound, ipaToArpabet, createWasmLetterToSound, loadCmuDictionary, loadEnglishLexicon, lookupText,
+  CmuDictionary, createCliLetterToSound, ipaToArpabet, resolveFlaps, createWasmLetterToSound, loadCmuDictionary, loadEnglishLexicon, lookupText,
   type LetterToSound,
 } from '../src/en/lexicon/index.js';
 
@@ -65,7 +65,7 @@ async function g2pAgreement(engine: LetterToSound, n: number): Promise<{ per: nu
   for (let i = 0; i < n; i++) {
     seed = (seed * 1103515245 + 12345) % 2 ** 31;
     const word = keys[Math.floor((seed / 2 ** 31) * keys.length)];
-    const got = ipaToArpabet(engine.ipa(word)).pron;
+    const got = resolveFlaps(word, ipaToArpabet(engine.ipa(word))).pron;
     const refs = dict.lookup(word) ?? [];
     const scored = refs.map((r) => ({ r, d: editDistance(r.phones, got.phones) })).sort((x, y) => x.d - y.d)[0];
     edits += scored.d; phones += scored.r.phones.length;

@@ -90,3 +90,8 @@ test('weak forms of function words are added only when asked', () => {
   assert.equal(lexicon.describeWord('the').functionWord, true);
   assert.equal(lexicon.describeWord('table').functionWord, false);
 });
+
+test('letter-to-sound: a flap spelt d becomes D, spelt t stays T', () => {
+  assert.equal(lexicon.lookupWord('blidder')[0].phones.join(' '), 'B L IH D ER');
+  assert.equal(lexicon.lookupWord('blitter')[0].phones.join(' '), 'B L IH T ER');
+});

@@ -63,3 +63,12 @@ test('batch look-up of a text: numbers, function words, OOV and linkable flags',
   const word = lookupText(lexicon, analyzeEnglishText('of', { kind: 'word' }));
   assert.ok(word[0].prons.every((q) => q.source !== 'weak'), 'no weak forms for the word kind');
 });
+
+test('an unknown word in capitals is accepted spelt out as letters, and as a word', () => {
+  const [entry] = lookupText(lexicon, analyzeEnglishText('KXQ', { kind: 'word' }));
+  assert.equal(entry.oov, true);
+  assert.equal(toArpabet(entry.prons[0]), 'K EY1 EH1 K S K Y UW1');
+  assert.ok(entry.prons.some((q) => q.source === 'g2p'));
+  const [known] = lookupText(lexicon, analyzeEnglishText('NASA', { kind: 'word' }));
+  assert.ok(known.prons.every((q) => q.source === 'cmudict'), 'dictionary acronyms read as the dictionary says');
+});

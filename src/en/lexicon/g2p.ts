@@ -10,6 +10,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { ipaToArpabet, type IpaConversion } from './ipa.js';
+import { alignPhonics } from './phonics.js';
 
 export interface LetterToSound {
   readonly backend: 'wasm' | 'cli';
@@ -78,11 +79,27 @@ export class CachedLetterToSound {
   convert(word: string): IpaConversion {
     const hit = this.cache.get(word);
     if (hit) return hit;
-    const conv = ipaToArpabet(this.engine.ipa(word));
+    const conv = resolveFlaps(word, ipaToArpabet(this.engine.ipa(word)));
     if (conv.pron.phones.length === 0) {
       throw new Error(`letter-to-sound produced no phones for "${word}"`);
     }
     this.cache.set(word, conv);
     return conv;
   }
+}
+
+/**
+ * espeak-ng writes the American flap for both t and d ("ladder", "latter"); the model has
+ * separate T and D, so a flap whose letters (found by the phonics aligner) are d or dd becomes D.
+ */
+export function resolveFlaps(word: string, conv: IpaConversion): IpaConversion {
+  if (conv.flaps.length === 0) return conv;
+  const phones = [...conv.pron.phones];
+  for (const block of alignPhonics(word, phones)) {
+    for (const f of conv.flaps) {
+      const inBlock = f >= block.phoneStart && f < block.phoneStart + block.phones.length;
+      if (inBlock && /^d+$/i.test(block.spell)) phones[f] = 'D';
+    }
+  }
+  return { ...conv, pron: { ...conv.pron, phones } };
 }

@@ -1,7 +1,7 @@
 export { loadEnglishLexicon, EnglishLexicon, joinPronunciations, type EnglishDialect, type LookupOptions, type WordPronunciations } from './lexicon.js';
 export { lookupText, type WordEntry, type TextLookupOptions } from './text-lookup.js';
 export { loadCmuDictionary, CmuDictionary } from './cmudict.js';
-export { createLetterToSound, createWasmLetterToSound, createCliLetterToSound, CachedLetterToSound, type LetterToSound } from './g2p.js';
+export { createLetterToSound, createWasmLetterToSound, createCliLetterToSound, CachedLetterToSound, resolveFlaps, type LetterToSound } from './g2p.js';
 export { ipaToArpabet, type IpaConversion } from './ipa.js';
 export { britishVariants, nonRhoticVariants, bathVariant, lotVariant, isBathWord } from './british.js';
 export { alignPhonics, type PhonicsBlock } from './phonics.js';

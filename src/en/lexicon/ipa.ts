@@ -3,7 +3,7 @@
  *
  * The table follows the usual correspondence between General American IPA and ARPAbet (the
  * CMUdict documentation's phone list) plus espeak-ng's own symbols: `ᵻ` (reduced i) → IH,
- * `ɾ` (flap, written for both t and d) → T, `ʔ` (glottal t) → T, `ɐ` → AH, syllabic `n̩ l̩ m̩`
+ * `ɾ` (flap, written for both t and d) → T (g2p.ts turns it into D where the spelling has d), `ʔ` (glottal t) → T, `ɐ` → AH, syllabic `n̩ l̩ m̩`
  * → AH + consonant, `oː` (older espeak-ng's vowel of "or") → AO, and British symbols (`ɒ` → AA, `əʊ` → OW, `eə` → EH, `ɪə` → IH, `ʊə` → UH)
  * so that en-GB voice output maps too. Stress: espeak-ng writes `ˈ` (primary) and `ˌ`
  * (secondary) before a syllable or its vowel; the mark is carried to the next vowel. Vowels
@@ -39,6 +39,8 @@ export interface IpaConversion {
   pron: Pronunciation;
   /** IPA symbols with no ARPAbet equivalent in the table (kept for diagnosis). */
   unmapped: string[];
+  /** Indices in `pron.phones` of T phones written as the flap ɾ (t or d in the spelling). */
+  flaps: number[];
 }
 
 /** Converts one word's IPA string (espeak-ng notation) to ARPAbet phones and vowel stress. */
@@ -47,6 +49,7 @@ export function ipaToArpabet(ipa: string): IpaConversion {
   const phones: string[] = [];
   const stress: Stress[] = [];
   const unmapped: string[] = [];
+  const flaps: number[] = [];
   let pending: Stress | null = null;
   let i = 0;
   while (i < text.length) {
@@ -57,6 +60,7 @@ export function ipaToArpabet(ipa: string): IpaConversion {
     for (let len = Math.min(MAX_SYMBOL, text.length - i); len > 0; len--) {
       const out = TABLE.get(text.slice(i, i + len));
       if (!out) continue;
+      if (text[i] === 'ɾ') flaps.push(phones.length);
       for (const ph of out) {
         phones.push(ph);
         if (isVowel(ph)) {
@@ -72,5 +76,5 @@ export function ipaToArpabet(ipa: string): IpaConversion {
     if (!IGNORED.test(ch)) unmapped.push(ch);
     i++;
   }
-  return { pron: { phones, stress, source: 'g2p' }, unmapped };
+  return { pron: { phones, stress, source: 'g2p' }, unmapped, flaps };
 }

@@ -7,7 +7,7 @@
 import type { EnglishTextAnalysis, EnglishTextKind, EnglishWord } from '../text/types.js';
 import { joinPronunciations, type EnglishDialect, type EnglishLexicon } from './lexicon.js';
 import { isLinkable } from './linking.js';
-import type { Pronunciation } from './phones.js';
+import { addUnique, type Pronunciation } from './phones.js';
 import { isFunctionWord } from './weak-forms.js';
 
 export interface WordEntry {
@@ -31,13 +31,25 @@ function defaultWeakForms(kind: EnglishTextKind): boolean {
   return kind === 'sentence' || kind === 'passage' || kind === 'connected';
 }
 
+/** An unknown word written in capitals (2-6 letters, optional plural s) may be read letter by letter. */
+const ACRONYM = /^[A-Z]{2,6}s?$/;
+
+/** Letter names joined ("KXYZ" → K EY W EH K S W AY Z IY), first; the letter-to-sound reading stays accepted. */
+function spelledOut(lexicon: EnglishLexicon, text: string, prons: Pronunciation[], dialect: EnglishDialect): Pronunciation[] {
+  const letters = text.replace(/s$/, '').toLowerCase().split('');
+  const spelled = joinPronunciations(letters.map((c) => lexicon.lookupWord(`${c}.`, { dialect })));
+  const plural = text.endsWith('s') ? joinPronunciations([spelled, [{ phones: ['Z'], stress: [], source: 'compound' }]]) : spelled;
+  return addUnique([...plural], prons);
+}
+
 export function lookupText(lexicon: EnglishLexicon, text: EnglishTextAnalysis, opts: TextLookupOptions = {}): WordEntry[] {
   const lookupOpts = { dialect: opts.dialect ?? 'en-US', weakForms: opts.weakForms ?? defaultWeakForms(text.kind) };
   const entries: WordEntry[] = text.words.map((word) => {
     const described = word.spoken.map((w) => lexicon.describeWord(w, lookupOpts));
+    const prons = described.length === 1 ? described[0].prons : joinPronunciations(described.map((d) => d.prons));
     return {
       word,
-      prons: described.length === 1 ? described[0].prons : joinPronunciations(described.map((d) => d.prons)),
+      prons: described[0].oov && ACRONYM.test(word.text) ? spelledOut(lexicon, word.text, prons, lookupOpts.dialect) : prons,
       oov: described.some((d) => d.oov),
       functionWord: word.spoken.length === 1 && isFunctionWord(word.spoken[0]),
       linkable: false,
