@@ -20,7 +20,7 @@ import { SYSTEM_VOICES, type VoiceDef } from './voices.js';
 /** Typical spectral centroid of voiced speech per gender, Hz (measured on the shared recordings). */
 const REF_CENTROID = { female: 1000, male: 850 };
 /** F0 spread (p90/p10, semitones) the engines produce at range 1. */
-export const BASE_RANGE_ST = { zh: 4.3, en: 3 };
+export const BASE_RANGE_ST = { zh: 6.9, en: 3 };
 /** Syllables (zh) or words (en) per second of speech that the engines produce at rate 1. */
 export const BASE_RATE = { zh: 3.3, en: 3.2 };
 

@@ -47,8 +47,34 @@ export function chooseClip(store: Pick<EkhoStore, 'has'>, s: Syllable): string |
   return null;
 }
 
-/** Neutral tone without a neutral recording: a flat pitch set by the preceding tone (Chao 1968). */
-const NEUTRAL_LEVEL: Record<number, number> = { 1: 0.85, 2: 0.92, 3: 1.08, 4: 0.75, 5: 0.85 };
+/** Neutral tone: a short level pitch set by the preceding tone (Chao 1968), in Chao levels. */
+const NEUTRAL_LEVEL: Record<number, number> = { 1: 2.5, 2: 3, 3: 4, 4: 1.5, 5: 2.5 };
+
+/**
+ * Stylised tone contours on Chao's five-level scale (Chao 1930, "A system of tone letters"):
+ * 55, 35, 214 (21 when not phrase-final), 51 (reaching 1.5: the fall rarely hits the floor in
+ * running speech). u is the position in the syllable, 0..1; the result is a level, 1..5.
+ */
+export function chaoLevel(tone: number, u: number, phraseFinal: boolean, prevTone: number): number {
+  switch (tone) {
+    case 1:
+      return 5;
+    case 2:
+      return 3 + 2 * u * u;
+    case 3:
+      if (!phraseFinal) return 2 - u;
+      return u < 0.6 ? 2 - (u / 0.6) * 1.2 : 0.8 + ((u - 0.6) / 0.4) * 2.7;
+    case 4:
+      return 5 - 3.5 * u;
+    default:
+      return NEUTRAL_LEVEL[prevTone] ?? 2.5;
+  }
+}
+
+/** Semitones per Chao level at range 1 (five levels span about 9 st for this speaker). */
+const ST_PER_LEVEL = 2.2;
+/** The Chao level that lands on the target median F0 in running speech (measured: tones 1, 2 and 4 spend most time high). */
+const CENTRE_LEVEL = 4.2;
 
 export interface EkhoOutput {
   samples: Float32Array;
@@ -82,8 +108,9 @@ export async function synthesizeEkho(store: EkhoStore, tokens: ZhToken[], prosod
       }
       const pos = syllables.length > 1 ? i / (syllables.length - 1) : 0.5;
       const declination = 1.04 - 0.08 * pos;
-      const flat = s.tone === 5 && !key!.endsWith('5') ? NEUTRAL_LEVEL[prevTone] : null;
-      pieces.push({ samples: shapeSyllable(clip, dur + fadeSec, prosody, declination, flat) });
+      const final = i === syllables.length - 1;
+      const contour = (u: number) => chaoLevel(s.tone, u, final, prevTone);
+      pieces.push({ samples: shapeSyllable(clip, dur + fadeSec, prosody, declination, contour) });
       prevTone = s.tone;
     });
     if (pause) pieces.push({ pauseSec: (pause === 'major' ? 0.45 : 0.22) / prosody.rateFactor });
@@ -91,18 +118,40 @@ export async function synthesizeEkho(store: EkhoStore, tokens: ZhToken[], prosod
   return { samples: joinPieces(pieces, EKHO_RATE, fadeSec), sampleRate: EKHO_RATE, warnings };
 }
 
-function shapeSyllable(clip: Clip, durSec: number, p: EkhoProsody, declination: number, flat: number | null): Float32Array {
+/**
+ * The recorded clips carry their tones only faintly (short, fast syllables), so F0 follows the
+ * stylised contour over the clip's voiced span, around the voice's median (CENTRE_LEVEL), with the
+ * voice's range; 25% of the clip's own deviation from its median is kept as micro-prosody.
+ */
+function shapeSyllable(clip: Clip, durSec: number, p: EkhoProsody, declination: number, contour: (u: number) => number): Float32Array {
   const clipSec = clip.samples.length / EKHO_RATE;
   const stretch = Math.min(4, Math.max(0.3, durSec / Math.max(0.02, clipSec)));
   const level = p.medianF0 * declination;
+  const [from, to] = voicedSpan(clip);
   return psola(clip.samples, {
     sampleRate: EKHO_RATE,
     f0: clip.f0,
     hopSec: clip.hopSec,
     timeScale: () => stretch,
-    // Keep the tone's shape: scale the excursion from the speaker's median in log-F0.
-    pitch: (_t, f) => (flat !== null ? level * flat : level * Math.pow(f / EKHO_SPEAKER_F0, p.rangeScale)),
+    pitch: (t, f) => {
+      const u = Math.min(1, Math.max(0, (t - from) / Math.max(0.01, to - from)));
+      const micro = clip.medianF0 > 0 ? Math.pow(f / clip.medianF0, 0.25) : 1;
+      return level * Math.pow(2, ((contour(u) - CENTRE_LEVEL) * ST_PER_LEVEL * p.rangeScale) / 12) * micro;
+    },
   });
+}
+
+/** First and last voiced instants of a clip, seconds. */
+function voicedSpan(clip: Clip): [number, number] {
+  let a = -1;
+  let b = -1;
+  clip.f0.forEach((f, i) => {
+    if (f > 0) {
+      if (a < 0) a = i;
+      b = i;
+    }
+  });
+  return a < 0 ? [0, clip.samples.length / EKHO_RATE] : [a * clip.hopSec, (b + 1) * clip.hopSec];
 }
 
 interface Phrase {
