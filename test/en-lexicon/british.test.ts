@@ -45,3 +45,11 @@ test('letter Z is also zed in en-GB', () => {
   assert.deepEqual(uk, ['Z IY1', 'Z EH1 D']);
   assert.ok(lexicon.lookupWord('r.', { dialect: 'en-GB' }).map(toArpabet).includes('AA1'));
 });
+
+test('British weak forms are non-rhotic too', () => {
+  const forms = lexicon.lookupWord('for', { dialect: 'en-GB', weakForms: true });
+  assert.ok(forms.some((p) => toArpabet(p) === 'F AH0'));
+  assert.ok(forms.some((p) => toArpabet(p) === 'F ER0'));
+  const are = lexicon.lookupWord('are', { dialect: 'en-GB', weakForms: true }).map(toArpabet);
+  assert.ok(are.includes('AH0'), `weak "are" without R in ${are}`);
+});

@@ -94,8 +94,11 @@ export class EnglishLexicon {
     if (hit) return hit;
     const base = this.basePronunciations(key, dialect);
     const prons = [...base.prons];
+    const weak = opts.weakForms ? weakForms(key) : [];
     if (dialect === 'en-GB') addUnique(prons, base.prons.flatMap((p) => britishVariants(key, p)));
-    if (opts.weakForms) addUnique(prons, weakForms(key));
+    addUnique(prons, weak);
+    // British weak forms are non-rhotic too: "for" F ER0 → F AH0.
+    if (dialect === 'en-GB') addUnique(prons, weak.flatMap((p) => britishVariants(key, p).map((v) => ({ ...v, source: 'weak' as const }))));
     const out = { word: key, prons, oov: base.oov, functionWord: isFunctionWord(key), unmapped: base.unmapped };
     this.cache.set(cacheKey, out);
     return out;
