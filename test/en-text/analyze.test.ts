@@ -37,6 +37,10 @@ test('abbreviations with a full stop do not end the sentence', () => {
   assert.deepEqual(a.words[3].spoken, ['doctor']);
   assert.equal(a.words[3].text, 'Dr.');
   assert.deepEqual(a.words.map((w) => w.text), ['Mr.', 'Brown', 'met', 'Dr.', 'Green', 'at', '5', 'p.m.', 'today']);
+  const no = analyzeEnglishText('Room No. 5 said no. Then quiet.');
+  assert.deepEqual(no.words[1].spoken, ['number']);
+  assert.deepEqual(no.words[4].spoken, ['no'], '"no." before a word is the word and ends the sentence');
+  assert.equal(no.sentences.length, 2);
 });
 
 test('numbers are read as words and keep the mapping to the written token', () => {
