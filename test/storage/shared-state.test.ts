@@ -7,7 +7,9 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { IdempotencyStore, NonceStore } from '../../src/storage/types.js';
 import { createRedisStores, type RedisStores } from '../../src/storage/redis/index.js';
-import type { KouyuStorage } from '../../src/storage/index.js';
+import { Redis } from 'ioredis';
+import { createStorage, type KouyuStorage } from '../../src/storage/index.js';
+import { testConfig } from '../helpers/app.js';
 import {
   clearRedisPrefix,
   openMigrated,
@@ -120,3 +122,27 @@ sharedStateSuite(
     if (!REDIS_SKIP) await clearRedisPrefix(prefix);
   },
 );
+
+describe('createStorage with REDIS_URL', { skip: REDIS_SKIP }, () => {
+  const storagePrefix = randomRedisPrefix();
+  after(async () => clearRedisPrefix(storagePrefix));
+
+  test('idempotency entries and nonces go to Redis under the prefix', async () => {
+    const storage = await createStorage(testConfig({ REDIS_URL }), { redisPrefix: storagePrefix });
+    try {
+      await storage.migrate();
+      assert.equal(storage.sharedState, 'redis');
+      assert.deepEqual(await storage.idempotency.claim('s', 'k', 'fp', DAY_MS), { state: 'claimed' });
+      assert.equal(await storage.nonces.remember('ak_1', 'n', 60_000), true);
+      const rows = await storage.db.selectFrom('idempotency_entries').selectAll().execute();
+      assert.deepEqual(rows, [], 'nothing written to the database');
+      const probe = new Redis(REDIS_URL);
+      const keys = (await probe.keys(`${storagePrefix}*`)).sort();
+      await probe.quit();
+      assert.equal(keys.length, 2);
+      assert.ok(keys.every((key) => key.startsWith(storagePrefix)));
+    } finally {
+      await storage.close();
+    }
+  });
+});
