@@ -8,9 +8,10 @@ import { invalid } from '../errors.js';
 import { trackPitch } from '../dsp/pitch.js';
 import { synthesizeEkho } from './ekho/engine.js';
 import type { EkhoStore } from './ekho/store.js';
-import { ESPEAK_MIN_WPM, type EspeakBackend, type EspeakVoice } from './espeak/engine.js';
+import { ESPEAK_MIN_WPM, type EspeakAudio, type EspeakBackend, type EspeakVoice } from './espeak/engine.js';
+import { imposeTones, toneTargets } from './espeak/tones.js';
 import { espeakMaxF0, espeakPitchFor, ESPEAK_WPM_STANDARD } from './espeak/calibration.js';
-import { fadeEdges, normalizePeak, toInt16 } from './dsp/join.js';
+import { fadeEdges, peakGain, toInt16 } from './dsp/join.js';
 import { psola } from './dsp/psola.js';
 import { resampleByStep } from './dsp/resample.js';
 import {
@@ -80,7 +81,7 @@ function plan(req: SynthesisRequest, overrides: SynthesisOverrides): Plan {
   };
 }
 
-async function runEspeak(engines: Engines, text: string, voice: EspeakVoice, p: Plan, charsPerSec: number): Promise<EngineAudio> {
+async function runEspeak(engines: Engines, text: string, voice: EspeakVoice, p: Plan, charsPerSec: number): Promise<EspeakAudio> {
   // Rate and F0 are pre-divided by the formant factor: the resampling afterwards multiplies them back.
   const standardWpm = ESPEAK_WPM_STANDARD[voice] * (charsPerSec / CHARS_PER_SEC.prose);
   const wpm = (standardWpm * p.rate) / p.formant;
@@ -89,11 +90,18 @@ async function runEspeak(engines: Engines, text: string, voice: EspeakVoice, p: 
   // Slower than eSpeak's floor: stretch the rest with TD-PSOLA (needs the F0 track).
   const { f0, hopMs } = trackPitch(out.samples, out.sampleRate);
   const stretch = ESPEAK_MIN_WPM / wpm;
-  return { samples: psola(out.samples, { sampleRate: out.sampleRate, f0, hopSec: hopMs / 1000, timeScale: () => stretch }), sampleRate: out.sampleRate };
+  const samples = psola(out.samples, { sampleRate: out.sampleRate, f0, hopSec: hopMs / 1000, timeScale: () => stretch });
+  const words = out.words?.map((w) => ({ start: w.start * stretch, end: w.end * stretch }));
+  return { samples, sampleRate: out.sampleRate, ...(words ? { words } : {}) };
 }
 
 async function runZh(engines: Engines, tokens: ZhToken[], p: Plan, charsPerSec: number, warnings: string[]): Promise<EngineAudio> {
-  if (p.engine === 'espeak') return runEspeak(engines, toEspeakPinyin(tokens), 'cmn-latn-pinyin', p, charsPerSec);
+  if (p.engine === 'espeak') {
+    const out = await runEspeak(engines, toEspeakPinyin(tokens), 'cmn-latn-pinyin', p, charsPerSec);
+    const toned = out.words ? imposeTones(out.samples, out.sampleRate, out.words, toneTargets(tokens), p.f0 / p.formant, p.range) : null;
+    if (!toned) warnings.push('Mandarin tones follow eSpeak\'s own intonation model for this request');
+    return toned ? { samples: toned, sampleRate: out.sampleRate } : out;
+  }
   if (!engines.ekho) throw new Error('the Ekho Mandarin voice is not loaded');
   const rate = p.rate / p.formant;
   const out = await synthesizeEkho(engines.ekho, tokens, {
@@ -129,9 +137,8 @@ export async function renderSpeech(
     const voice: EspeakVoice = req.language === 'en-GB' ? 'en-gb' : 'en-us';
     audio = await runEspeak(engines, req.text, voice, p, CHARS_PER_SEC.prose);
   }
-  let samples = p.formant !== 1 ? resampleByStep(audio.samples, p.formant) : audio.samples;
-  samples = fadeEdges(normalizePeak(samples, volumePeak(req.volume)), audio.sampleRate);
-  return { pcm: toInt16(samples), sampleRate: audio.sampleRate, warnings };
+  const samples = fadeEdges(p.formant !== 1 ? resampleByStep(audio.samples, p.formant) : audio.samples, audio.sampleRate);
+  return { pcm: toInt16(samples, peakGain(samples, volumePeak(req.volume))), sampleRate: audio.sampleRate, warnings };
 }
 
 /** Full synthesis: render then encode into the requested format and sample rate. */

@@ -79,24 +79,24 @@ export function fadeEdges(x: Float32Array, sampleRate: number, sec = 0.005): Flo
   return x;
 }
 
-/** Scales so that the 99.9th-percentile absolute sample sits at `targetPeak` (0..1). */
-export function normalizePeak(x: Float32Array, targetPeak: number): Float32Array {
-  if (x.length === 0) return x;
+/** Gain that puts the 99.9th-percentile absolute sample (from a 20 000-sample subset) at `targetPeak`. */
+export function peakGain(x: Float32Array, targetPeak: number): number {
+  if (x.length === 0) return 1;
   const step = Math.max(1, Math.floor(x.length / 20000));
-  const sample: number[] = [];
-  for (let i = 0; i < x.length; i += step) sample.push(Math.abs(x[i]));
-  sample.sort((a, b) => a - b);
+  const sample = new Float32Array(Math.ceil(x.length / step));
+  for (let i = 0, k = 0; i < x.length; i += step, k++) sample[k] = Math.abs(x[i]);
+  sample.sort();
   const ref = sample[Math.min(sample.length - 1, Math.floor(sample.length * 0.999))];
-  if (!(ref > 0)) return x;
-  const g = targetPeak / ref;
-  const out = new Float32Array(x.length);
-  for (let i = 0; i < x.length; i++) out[i] = Math.max(-1, Math.min(1, x[i] * g));
-  return out;
+  return ref > 0 ? targetPeak / ref : 1;
 }
 
-/** Float −1..1 to 16-bit PCM with clipping. */
-export function toInt16(x: Float32Array): Int16Array {
+/** Float to 16-bit PCM, times `gain`, with clipping. */
+export function toInt16(x: Float32Array, gain = 1): Int16Array {
   const out = new Int16Array(x.length);
-  for (let i = 0; i < x.length; i++) out[i] = Math.round(Math.max(-1, Math.min(1, x[i])) * 32767);
+  const g = gain * 32767;
+  for (let i = 0; i < x.length; i++) {
+    const v = x[i] * g;
+    out[i] = v > 32767 ? 32767 : v < -32767 ? -32767 : v; // Int16Array stores truncate toward zero
+  }
   return out;
 }

@@ -111,12 +111,23 @@ export function psola(x: Float32Array, opts: PsolaOptions): Float32Array {
   return out.subarray(0, outLen);
 }
 
-function addGrain(x: Float32Array, centre: number, half: number, out: Float32Array, at: number): void {
-  for (let j = -half + 1; j < half; j++) {
-    const src = centre + j;
-    const dst = at + j;
-    if (src < 0 || src >= x.length || dst < 0 || dst >= out.length) continue;
-    const w = 0.5 + 0.5 * Math.cos((Math.PI * j) / half);
-    out[dst] += w * x[src];
+const hannCache = new Map<number, Float32Array>();
+
+/** Hann window of length 2·half − 1 centred on index half − 1 (periods recur, so cache them). */
+function hann(half: number): Float32Array {
+  let w = hannCache.get(half);
+  if (!w) {
+    w = new Float32Array(2 * half - 1);
+    for (let j = -half + 1; j < half; j++) w[j + half - 1] = 0.5 + 0.5 * Math.cos((Math.PI * j) / half);
+    if (hannCache.size < 4096) hannCache.set(half, w);
   }
+  return w;
+}
+
+function addGrain(x: Float32Array, centre: number, half: number, out: Float32Array, at: number): void {
+  const w = hann(half);
+  // Clip the grain to both buffers once, then run a branch-free loop.
+  const lo = Math.max(-half + 1, -centre, -at);
+  const hi = Math.min(half - 1, x.length - 1 - centre, out.length - 1 - at);
+  for (let j = lo; j <= hi; j++) out[at + j] += w[j + half - 1] * x[centre + j];
 }

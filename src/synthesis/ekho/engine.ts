@@ -16,10 +16,11 @@
 import { psola } from '../dsp/psola.js';
 import { joinPieces, type Piece } from '../dsp/join.js';
 import type { Syllable, ZhToken } from '../zh/syllables.js';
+import { chaoLevel, toneF0 } from '../zh/tone-contour.js';
 import { EKHO_RATE, type Clip, type EkhoStore } from './store.js';
 
-/** Median F0 of the Ekho speaker over her clips, Hz (measured; see docs/synthesis.md). */
-export const EKHO_SPEAKER_F0 = 185;
+/** Median F0 of the Ekho speaker (median over the 1,639 clips' medians), Hz. */
+export const EKHO_SPEAKER_F0 = 187;
 
 export interface EkhoProsody {
   /** Syllables per second of speech at this request's speed and genre. */
@@ -41,40 +42,33 @@ const TONE_FALLBACK: Record<number, number[]> = {
   5: [5, 1, 4, 2, 3],
 };
 
+/** Recorded clips of a syllable, best first: its own tone, then the nearest tones. */
+export function clipCandidates(store: Pick<EkhoStore, 'has'>, s: Syllable): string[] {
+  return (TONE_FALLBACK[s.tone] ?? [s.tone]).map((t) => `${s.base}${t}`).filter((k) => store.has(k));
+}
+
 /** The clip key to use for a syllable, or null when no tone of that syllable was recorded. */
 export function chooseClip(store: Pick<EkhoStore, 'has'>, s: Syllable): string | null {
-  for (const t of TONE_FALLBACK[s.tone] ?? [s.tone]) if (store.has(`${s.base}${t}`)) return `${s.base}${t}`;
-  return null;
+  return clipCandidates(store, s)[0] ?? null;
 }
-
-/** Neutral tone: a short level pitch set by the preceding tone (Chao 1968), in Chao levels. */
-const NEUTRAL_LEVEL: Record<number, number> = { 1: 2.5, 2: 3, 3: 4, 4: 1.5, 5: 2.5 };
 
 /**
- * Stylised tone contours on Chao's five-level scale (Chao 1930, "A system of tone letters"):
- * 55, 35, 214 (21 when not phrase-final), 51 (reaching 1.5: the fall rarely hits the floor in
- * running speech). u is the position in the syllable, 0..1; the result is a level, 1..5.
+ * F0 is imposed by TD-PSOLA, which needs pitch marks: when the pitch tracker finds no voiced
+ * frame in the preferred clip (14 of 1,639 clips), another tone of the same syllable is used.
  */
-export function chaoLevel(tone: number, u: number, phraseFinal: boolean, prevTone: number): number {
-  switch (tone) {
-    case 1:
-      return 5;
-    case 2:
-      return 3 + 2 * u * u;
-    case 3:
-      if (!phraseFinal) return 2 - u;
-      return u < 0.6 ? 2 - (u / 0.6) * 1.2 : 0.8 + ((u - 0.6) / 0.4) * 2.7;
-    case 4:
-      return 5 - 3.5 * u;
-    default:
-      return NEUTRAL_LEVEL[prevTone] ?? 2.5;
+async function pickVoicedClips(store: EkhoStore, syllables: Syllable[], keys: Map<Syllable, string>): Promise<Map<string, Clip>> {
+  const clips = await store.clips([...keys.values()]);
+  const retry = syllables.filter((s) => keys.has(s) && clips.get(keys.get(s)!)!.medianF0 === 0);
+  if (retry.length === 0) return clips;
+  const alternates = await store.clips(retry.flatMap((s) => clipCandidates(store, s)));
+  for (const s of retry) {
+    const voiced = clipCandidates(store, s).find((k) => alternates.get(k)!.medianF0 > 0);
+    if (voiced) keys.set(s, voiced);
   }
+  for (const [k, c] of alternates) clips.set(k, c);
+  return clips;
 }
 
-/** Semitones per Chao level at range 1 (five levels span about 9 st for this speaker). */
-const ST_PER_LEVEL = 2.2;
-/** The Chao level that lands on the target median F0 in running speech (measured: tones 1, 2 and 4 spend most time high). */
-const CENTRE_LEVEL = 4.2;
 
 export interface EkhoOutput {
   samples: Float32Array;
@@ -91,7 +85,7 @@ export async function synthesizeEkho(store: EkhoStore, tokens: ZhToken[], prosod
     if (key) keys.set(t, key);
     else warnings.push(`no recording for syllable ${t.base}${t.tone} (${t.char}); left silent`);
   }
-  const clips = await store.clips([...keys.values()]);
+  const clips = await pickVoicedClips(store, [...keys.keys()], keys);
   const pieces: Piece[] = [];
   const slot = 1 / prosody.syllablesPerSec;
   const fadeSec = 0.015;
@@ -136,7 +130,7 @@ function shapeSyllable(clip: Clip, durSec: number, p: EkhoProsody, declination: 
     pitch: (t, f) => {
       const u = Math.min(1, Math.max(0, (t - from) / Math.max(0.01, to - from)));
       const micro = clip.medianF0 > 0 ? Math.pow(f / clip.medianF0, 0.25) : 1;
-      return level * Math.pow(2, ((contour(u) - CENTRE_LEVEL) * ST_PER_LEVEL * p.rangeScale) / 12) * micro;
+      return toneF0(level, contour(u), p.rangeScale) * micro;
     },
   });
 }

@@ -20,9 +20,44 @@ export interface EspeakParams {
   pitch: number;
 }
 
+/** Time span of one eSpeak "word" (for `cmn-latn-pinyin`: one syllable), seconds. */
+export interface WordSpan {
+  start: number;
+  /** Start of the pause after the word, or of the next word. */
+  end: number;
+}
+
+export interface EspeakAudio extends EngineAudio {
+  /** Word timings (WebAssembly build only; the command-line build does not report them). */
+  words?: WordSpan[];
+}
+
 export interface EspeakBackend {
   readonly kind: 'wasm' | 'cli';
-  synth(text: string, params: EspeakParams): Promise<EngineAudio>;
+  synth(text: string, params: EspeakParams): Promise<EspeakAudio>;
+}
+
+interface SynthEvent {
+  type: string;
+  audio_position: number;
+  id?: string | number;
+}
+
+/** Word spans from eSpeak's event list (audio_position in ms; a phoneme with empty id is a pause). */
+export function wordSpans(events: SynthEvent[], totalSec: number): WordSpan[] {
+  const spans: WordSpan[] = [];
+  for (const e of events) {
+    const t = e.audio_position / 1000;
+    const open = spans[spans.length - 1];
+    if (e.type === 'word') {
+      if (open && open.end < 0) open.end = t;
+      spans.push({ start: t, end: -1 });
+    } else if (open && open.end < 0 && ((e.type === 'phoneme' && e.id === '') || e.type === 'end') && t > open.start) {
+      open.end = t;
+    }
+  }
+  for (const s of spans) if (s.end < 0) s.end = totalSec;
+  return spans;
 }
 
 /** Voice names as each build knows them (the WebAssembly build files en-GB under `gmw/en`). */
@@ -63,7 +98,7 @@ class WasmBackend implements EspeakBackend {
     private readonly sampleRate: number,
   ) {}
 
-  async synth(text: string, params: EspeakParams): Promise<EngineAudio> {
+  async synth(text: string, params: EspeakParams): Promise<EspeakAudio> {
     const p = clampParams(params);
     const name = WASM_VOICE[p.voice];
     if (name !== this.currentVoice) {
@@ -74,11 +109,14 @@ class WasmBackend implements EspeakBackend {
     this.worker.set_rate(p.rateWpm);
     this.worker.set_pitch(p.pitch);
     const chunks: Int16Array[] = [];
-    this.worker.synthesize(text, (samples) => {
+    const events: SynthEvent[] = [];
+    this.worker.synthesize(text, (samples, evs) => {
       if (samples && samples.length) chunks.push(samples);
+      for (const e of evs as SynthEvent[]) if (e.type !== 'phoneme' || e.id === '') events.push({ type: e.type, audio_position: e.audio_position, id: e.id });
       return 0; // 0 = continue
     });
-    return { samples: int16ToFloat(chunks), sampleRate: this.sampleRate };
+    const samples = int16ToFloat(chunks);
+    return { samples, sampleRate: this.sampleRate, words: wordSpans(events, samples.length / this.sampleRate) };
   }
 }
 
