@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import type { Config } from '../../src/config.js';
 import type { KouyuStorage } from '../../src/storage/index.js';
 import { createSqlLedger } from '../../src/storage/sql/ledger.js';
+import { createSqlIdempotencyStore } from '../../src/storage/sql/idempotency.js';
 import { tableNames } from '../../src/storage/migrations.js';
 import { openMigrated, postgresBackend, sqliteBackend, type Backend } from './backends.js';
 
@@ -171,6 +172,20 @@ function suite(backend: Backend): void {
       assert.ok(found && Math.abs(found.createdAt - Date.now()) < 60_000, 'createdAt within a minute of now');
       assert.equal(await storage.records.get('eval_rec1', b.tenant.id), null);
       assert.equal(await storage.records.get('eval_missing', a.tenant.id), null);
+    });
+
+    test('expired idempotency entries of other keys are swept at most once a minute', async () => {
+      let now = Date.parse('2030-01-01T00:00:00Z');
+      const store = createSqlIdempotencyStore(storage.db, () => now);
+      const count = async () => (await storage.db.selectFrom('idempotency_entries').select('key').where('scope', '=', 'sweep').execute()).length;
+      await store.claim('sweep', 'a', 'fp', 1000); // first claim sweeps (and sets the sweep time)
+      await store.claim('sweep', 'b', 'fp', 1000);
+      now += 30_000; // both expired, but the last sweep was 30 s ago
+      await store.claim('sweep', 'c', 'fp', 1000);
+      assert.equal(await count(), 3);
+      now += 31_000; // a minute after the first sweep: a, b and c are expired and swept
+      await store.claim('sweep', 'd', 'fp', 1000);
+      assert.equal(await count(), 1);
     });
 
     test('a restart loses no key, record or usage row', async () => {

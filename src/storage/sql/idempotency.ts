@@ -2,7 +2,8 @@
  * Idempotency entries in SQL (spec "Idempotency key" state table). The claim is one
  * INSERT … ON CONFLICT DO NOTHING: the primary key (scope, key) lets exactly one of any
  * number of concurrent first requests insert; the others read what is there. Expired rows
- * count as absent: they are deleted before the insert, so a stale entry is replaced.
+ * count as absent: they are deleted before the insert, so a stale entry is replaced, and all
+ * expired rows are swept at most once a minute so stored bodies do not pile up.
  */
 import type { Kysely, Selectable } from 'kysely';
 import type { IdempotencyClaim, IdempotencyStore } from '../types.js';
@@ -21,14 +22,20 @@ function toClaim(row: Selectable<IdempotencyEntriesTable>): IdempotencyClaim {
   };
 }
 
+const SWEEP_INTERVAL_MS = 60_000;
+
 export function createSqlIdempotencyStore(db: Kysely<Database>, clock: () => number = Date.now): IdempotencyStore {
+  let lastSweep = 0;
   const live = (scope: string, key: string) =>
     db.selectFrom('idempotency_entries').selectAll().where('scope', '=', scope).where('key', '=', key).where('expires_at', '>', clock());
 
   return {
     async claim(scope, key, fingerprint, ttlMs) {
       const now = clock();
-      await db.deleteFrom('idempotency_entries').where('scope', '=', scope).where('key', '=', key).where('expires_at', '<=', now).execute();
+      let expired = db.deleteFrom('idempotency_entries').where('expires_at', '<=', now);
+      if (now - lastSweep >= SWEEP_INTERVAL_MS) lastSweep = now;
+      else expired = expired.where('scope', '=', scope).where('key', '=', key);
+      await expired.execute();
       const inserted = await db
         .insertInto('idempotency_entries')
         .values({ scope, key, fingerprint, state: 'processing', status: null, headers: null, body: null, expires_at: now + ttlMs })
