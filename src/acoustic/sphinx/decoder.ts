@@ -61,7 +61,7 @@ export class SphinxDecoder {
   /** Loads the model (150-230 ms for the models here). Throws if the library refuses it. */
   static create(opts: DecoderOptions): SphinxDecoder {
     const lib = sphinx();
-    const argv = ['-hmm', opts.hmm, '-dict', opts.dict, ...BASE_ARGS, ...(opts.args ?? [])];
+    const argv = mergeArgs(['-hmm', opts.hmm, '-dict', opts.dict, ...BASE_ARGS], opts.args ?? []);
     const config = lib.cmd_ln_parse_r(null, lib.ps_args(), argv.length, argv, 1);
     if (!config) throw new Error(`pocketsphinx rejected the options ${argv.join(' ')}`);
     const ps = lib.ps_init(config);
@@ -99,6 +99,15 @@ export class SphinxDecoder {
     this.lib.cmd_ln_set_float_r(config, '-beam', beams.beam);
     this.lib.cmd_ln_set_float_r(config, '-pbeam', beams.pbeam);
     this.lib.cmd_ln_set_float_r(config, '-wbeam', beams.wbeam);
+  }
+
+  /** Sets a float option that searches read when they are created (e.g. -wip, -pip). */
+  setFloatOption(name: string, value: number): void {
+    this.lib.cmd_ln_set_float_r(this.lib.ps_get_config(this.handle), name, value);
+  }
+
+  floatOption(name: string): number {
+    return this.lib.cmd_ln_float_r(this.lib.ps_get_config(this.handle), name);
   }
 
   /** Installs (or replaces) a JSGF grammar search under `name` and makes it current. */
@@ -195,4 +204,13 @@ export class SphinxDecoder {
     if (this.ps) this.lib.ps_free(this.ps);
     this.ps = null;
   }
+}
+
+/** Later options replace earlier ones of the same name (the parser rejects duplicates). */
+function mergeArgs(base: string[], extra: string[]): string[] {
+  const options = new Map<string, string>();
+  for (const list of [base, extra]) {
+    for (let i = 0; i + 1 < list.length; i += 2) options.set(list[i], list[i + 1]);
+  }
+  return [...options].flat();
 }

@@ -32,6 +32,16 @@ export const LOOP_BEAMS: Beams = { beam: 1e-48, pbeam: 1e-48, wbeam: 7e-29 };
 /** Shortest audio worth aligning: 0.1 s (10 frames); one syllable takes about 20. */
 export const MIN_ALIGN_FRAMES = 10;
 
+/**
+ * Word insertion penalty while insertions are allowed. JSGF alternative weights turned out to
+ * have no effect on the 5prealpha FSG search (1e-4 and 1e-30 gave identical paths), so the
+ * insertion loop is held back by the per-word penalty instead: the slot words are a fixed count
+ * whatever the penalty, so it only weighs against inserted phones (and skipped optional slots).
+ * 1e-10 gave no insertions on correct LibriVox and AISHELL readings while a dropped word
+ * still came out as inserted phones; 1e-3 and 1e-6 inserted phones into correct readings.
+ */
+export const INSERTION_WIP = 1e-10;
+
 const LOOP_SEARCH = 'loop';
 const ALIGN_SEARCH = 'align';
 
@@ -39,6 +49,8 @@ interface LangEngine {
   decoder: SphinxDecoder;
   /** Context-independent phones of the dictionary: insertion loop and phone words. */
   phones: string[];
+  /** The model's word insertion penalty (library default 0.65), restored after insertion grammars. */
+  wip: number;
 }
 
 export class SphinxEngine {
@@ -72,14 +84,15 @@ export class SphinxEngine {
     }
     if (grammar.slots.length === 0) throw new Error('a grammar needs at least one slot');
     const compiled = compileGrammar(grammar, le.phones);
-    const pass = decodeGrammar(le.decoder, compiled, audio, (words) => parseSlots(words, grammar));
+    const wip = grammar.allowInsertions ? INSERTION_WIP : le.wip;
+    const pass = decodeGrammar(le.decoder, compiled, audio, (words) => parseSlots(words, grammar), wip);
     if (!pass.ok) return failure(pass.segments);
     let units = buildUnits(pass.segments, pass.parsed, grammar, offset);
     if (opts.phones || opts.gop) {
       const perUnit = units.filter(isContentUnit).map((u) => unitPhones(u, grammar));
       const expected = perUnit.flat();
       const seq = compilePhoneSequence(expected);
-      const phonePass = decodeGrammar(le.decoder, seq, audio, (words) => sameSequence(words, expected));
+      const phonePass = decodeGrammar(le.decoder, seq, audio, (words) => sameSequence(words, expected), le.wip);
       if (!phonePass.ok) return failure(phonePass.segments, 'phone-level alignment');
       units = refineWithPhones(units, phonePass.segments, perUnit, offset);
       if (opts.gop) {
@@ -129,7 +142,7 @@ function loadLang(paths: ModelPaths, lang: AcousticLang): LangEngine {
   }
   decoder.setBeams(LOOP_BEAMS);
   decoder.setPhoneLoop(LOOP_SEARCH);
-  return { decoder, phones };
+  return { decoder, phones, wip: decoder.floatOption('-wip') };
 }
 
 type PassResult<T> = { ok: true; segments: DecodedSegment[]; parsed: T } | { ok: false; segments: DecodedSegment[] };
@@ -140,6 +153,7 @@ function decodeGrammar<T>(
   compiled: CompiledGrammar,
   audio: Int16Array,
   parse: (words: string[]) => T | null,
+  wip: number,
 ): PassResult<T> {
   for (const [word, phones] of compiled.words) {
     if (!decoder.addWord(word, phones)) throw new Error(`pronunciation ${phones.join(' ')} uses a phone the model lacks`);
@@ -147,6 +161,7 @@ function decodeGrammar<T>(
   let segments: DecodedSegment[] = [];
   for (const beams of ALIGN_BEAMS) {
     decoder.setBeams(beams);
+    decoder.setFloatOption('-wip', wip);
     decoder.setJsgf(ALIGN_SEARCH, compiled.jsgf);
     decoder.decode(audio);
     segments = decoder.segments();

@@ -22,13 +22,15 @@ export function isPronWord(word: string): boolean {
   return word.startsWith(PREFIX);
 }
 
+/** Null transitions of the grammar show up as segments named (NULL); they take no time. */
+export function isNullWord(word: string): boolean {
+  return word === '(NULL)';
+}
+
 export function phonesOfWord(word: string): string[] {
   return word.slice(PREFIX.length).split('_');
 }
 
-/** Weight of leaving the gap between two slots empty against filling it with phones. */
-const GAP_EMPTY_WEIGHT = 1;
-const GAP_INSERT_WEIGHT = 0.05;
 
 export interface CompiledGrammar {
   jsgf: string;
@@ -40,7 +42,8 @@ export interface CompiledGrammar {
  * JSGF for a slot grammar. Silence and fillers need no rule: the FSG search adds optional
  * silence/filler self-loops at every grammar state (`-fsgusefiller`, on by default).
  * With insertions, an optional loop of single phones (`garbagePhones`) sits before, between
- * and after the slots, weighted down so it only wins where no slot fits.
+ * and after the slots; the engine holds it back with a word insertion penalty (JSGF weights
+ * have no effect in the 5prealpha FSG search).
  */
 export function compileGrammar(grammar: GrammarSpec, garbagePhones: readonly string[]): CompiledGrammar {
   const words = new Map<string, string[]>();
@@ -65,7 +68,7 @@ export function compileGrammar(grammar: GrammarSpec, garbagePhones: readonly str
   const lines = ['#JSGF V1.0;', 'grammar kouyu;', `public <utt> = ${parts.join(' ')};`];
   if (gap) {
     for (const p of garbagePhones) words.set(pronWord([p]), [p]);
-    lines.push(`<gap> = /${GAP_EMPTY_WEIGHT}/ <NULL> | /${GAP_INSERT_WEIGHT}/ <phn>+;`);
+    lines.push('<gap> = [ <phn>+ ];');
     lines.push(`<phn> = ${garbagePhones.map((p) => pronWord([p])).join(' | ')};`);
   }
   return { jsgf: lines.join('\n') + '\n', words };

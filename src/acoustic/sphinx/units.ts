@@ -6,7 +6,7 @@
  */
 import type { GrammarSpec, PhoneSegment, UnitSegment } from '../types.js';
 import type { DecodedSegment } from './decoder.js';
-import { isPronWord, phonesOfWord, type WordRole } from './grammar.js';
+import { isNullWord, isPronWord, phonesOfWord, type WordRole } from './grammar.js';
 
 export const INSERTION_LABEL = '<ins>';
 
@@ -20,6 +20,7 @@ export function buildUnits(
   const units: UnitSegment[] = [];
   let r = 0;
   for (const seg of segments) {
+    if (isNullWord(seg.word)) continue;
     const startFrame = seg.startFrame + offset;
     const endFrame = seg.endFrame + offset;
     if (!isPronWord(seg.word)) {
@@ -75,6 +76,7 @@ export function refineWithPhones(
   let k = 0;
   let current: UnitSegment | null = null;
   for (const seg of phoneSegments) {
+    if (isNullWord(seg.word)) continue;
     const startFrame = seg.startFrame + offset;
     const endFrame = seg.endFrame + offset;
     if (!isPronWord(seg.word)) {

@@ -1,0 +1,23 @@
+/**
+ * Acoustic pool worker. Piscina imports this module when the thread starts, so the decoders
+ * (150-230 ms each) load before the thread reports ready, and live as long as the thread.
+ * Piscina gives a thread one task at a time (concurrentTasksPerWorker 1), and the decoder
+ * calls are synchronous, so a decoder never serves two requests at once.
+ */
+import { threadId } from 'node:worker_threads';
+import { workerData } from 'piscina';
+import { SphinxEngine } from './sphinx/engine.js';
+import { runTask, type AcousticTask, type AcousticTaskResult } from './protocol.js';
+import type { AcousticLang } from './types.js';
+
+export interface AcousticWorkerData {
+  modelsDir: string;
+  langs: AcousticLang[];
+}
+
+const data = workerData as AcousticWorkerData;
+const engine = SphinxEngine.create(data.modelsDir, data.langs);
+
+export default function handle(task: AcousticTask): AcousticTaskResult {
+  return runTask(engine, task, threadId);
+}
