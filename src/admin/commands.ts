@@ -27,6 +27,9 @@ async function createKey(storage: KouyuStorage, cmd: Extract<Command, { name: 'c
     ? await storage.admin.findTenant(cmd.tenant)
     : await storage.admin.createTenant({ name: cmd.tenantName ?? `tenant-${randomHex(3)}`, tier: cmd.tier });
   if (!tenant) throw new CommandError(`no tenant with id ${cmd.tenant}`);
+  // The tier belongs to the account (it sets console users' concurrency too), so a key
+  // added to an existing tenant must carry the tenant's tier.
+  if (tenant.tier !== cmd.tier) throw new CommandError(`tenant ${tenant.id} is on the ${tenant.tier} tier; use --tier ${tenant.tier}`);
   const key = await storage.admin.createKey({
     tenantId: tenant.id,
     tier: cmd.tier,

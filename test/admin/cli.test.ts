@@ -90,6 +90,10 @@ function cliSuite(name: string, skip: string | false, full: boolean, makeEnv: ()
       const tenant = await cli(env, 'create-key', '--tier', 'trial', '--tenant', 't_nobody');
       assert.equal(tenant.code, 1);
       assert.match(tenant.stderr, /no tenant with id t_nobody/);
+      const trial = JSON.parse((await cli(env, 'create-key', '--tier', 'trial', '--json')).stdout) as { tenantId: string };
+      const mismatch = await cli(env, 'create-key', '--tier', 'enterprise', '--tenant', trial.tenantId);
+      assert.equal(mismatch.code, 1);
+      assert.match(mismatch.stderr, /is on the trial tier; use --tier trial/);
     });
   });
 }
