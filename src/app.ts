@@ -16,6 +16,8 @@ import { registerGateway, type Gateway } from './gateway/index.js';
 import { createLimitBackend } from './gateway/limiters.js';
 import { registerProbeRoutes, type ProbeCounters } from './gateway/probe-routes.js';
 import { Redis } from 'ioredis';
+import { createEvaluationService } from './evaluation/service.js';
+import { registerEvaluationRoutes } from './evaluation/routes/index.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -34,6 +36,8 @@ export interface BuildOptions {
   now?: () => number;
   /** Shorter idempotency waits, for tests. */
   idempotencyWaitMs?: number;
+  /** Shorter WebSocket idle timeout, for tests. */
+  wsIdleMs?: number;
 }
 
 /** Largest accepted request body: 10 MB of audio plus the multipart framing and config. */
@@ -82,6 +86,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   app.decorate('gateway', gateway);
   app.decorate('probes', options.probeRoutes ? registerProbeRoutes(app, storage) : null);
+
+  const evaluation = createEvaluationService({ storage, scorers: () => null });
+  await registerEvaluationRoutes(app, { service: evaluation, gateway, idleMs: options.wsIdleMs });
 
   await registerStorageRoutes(app); // login, console usage, report lookup
 

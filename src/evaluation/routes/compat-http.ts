@@ -1,0 +1,54 @@
+/**
+ * POST /{coreType} — the legacy-compatible evaluation (spec "POST /{coreType} (compat
+ * evaluation)"). Signature authentication only (X-App-Key required); the form parts map onto
+ * the native config; the result is `{recordId, eof:1, result, audioUrl?, timing?}` with a
+ * `Server-Timing` header. Native kind names on this path are 404 `Unknown coreType`.
+ */
+import type { FastifyInstance } from 'fastify';
+import { invalid } from '../../errors.js';
+import { MultipartBody } from '../../http/multipart.js';
+import { compatToConfig, isCompatKind } from '../compat.js';
+import type { EvaluationService } from '../types.js';
+import { EVALUATION_ROUTE, assertKindAllowed, setServerTiming, unknownCoreType } from './common.js';
+
+/** Shortest accepted compat recording (spec Limits), checked after decoding. */
+export const COMPAT_MIN_SECONDS = 1;
+
+export function registerCompatEvaluateRoute(app: FastifyInstance, service: EvaluationService): void {
+  app.post<{ Params: { coreType: string } }>(
+    '/:coreType',
+    {
+      config: { auth: ['signature'], signedParams: 'compat', ...EVALUATION_ROUTE },
+      schema: {
+        summary: 'Legacy-compatible evaluation (bare result)',
+        tags: ['compat'],
+        consumes: ['multipart/form-data'],
+        params: { type: 'object', properties: { coreType: { type: 'string' } }, required: ['coreType'] },
+      },
+      // Unknown kinds are answered before authentication, as the spec's 404 is about the path.
+      onRequest: async (request) => {
+        if (!isCompatKind(request.params.coreType)) throw unknownCoreType();
+      },
+    },
+    async (request, reply) => {
+      const receivedAt = Date.now();
+      const body = request.body;
+      if (!(body instanceof MultipartBody)) throw invalid('the request must be multipart/form-data with an audio part');
+      const { config, compat } = compatToConfig(request.params.coreType, body.values());
+      const audio = body.file('audio');
+      if (!audio || audio.data.length === 0) throw invalid(audio ? 'audio is empty' : 'missing audio');
+      assertKindAllowed(request.principal!, config.coreType, request.params.coreType);
+      const { response, timings } = await service.evaluate({
+        principal: request.principal!,
+        channel: 'compat-http',
+        config,
+        compat,
+        audio: audio.data,
+        image: body.file('image')?.data,
+        receivedAt,
+      });
+      setServerTiming(reply, timings);
+      return response;
+    },
+  );
+}

@@ -1,0 +1,159 @@
+/**
+ * WS /{coreType} — the legacy real-time channel (spec "Compat WebSocket session"):
+ *   open at /{compat kind}        → {event:'connected', coreType}
+ *   parameter frame {refText, language, realtime_feedback, idempotencyKey?, timing?, …}
+ *                                 → {event:'started'}
+ *   audio (binary, or {cmd:'audio', data:<base64>})
+ *       with realtime_feedback: {eof:0, result:{bytes}} progress frames, and the mobile
+ *       intermediate results (tokenId, recordId '', eof 0, incremental words, readUnits, …)
+ *   {cmd:'ping'}                  → {event:'pong'} (audio kept)
+ *   {cmd:'end'}                   → {recordId, eof:1, result} (+ timing with timing=1)
+ */
+import { randomUUID } from 'node:crypto';
+import type { WebSocket } from 'ws';
+import { StreamingIntake } from '../../audio/stream.js';
+import type { Principal } from '../../auth/types.js';
+import { invalid } from '../../errors.js';
+import { compatToConfig } from '../compat.js';
+import type { EvaluationConfig } from '../config.js';
+import { assertKindAllowed } from '../routes/common.js';
+import type { CompatOptions } from '../types.js';
+import { evaluateRound, parseFrame, send, sendError, sessionTimers, type RealtimeDeps } from './realtime.js';
+
+/** Live reading progress for the mobile intermediate results (built from the engines). */
+export interface InterimTracker {
+  /** Feeds 16 kHz PCM received so far; resolves to the interim frame to send, or null when nothing new was read. */
+  update(pcm: Int16Array): Promise<Record<string, unknown> | null>;
+  close(): void;
+}
+
+export interface CompatRealtimeDeps extends RealtimeDeps {
+  /** Creates the interim tracker of a session; null when the kind has none. */
+  interim?: (config: EvaluationConfig, tokenId: string) => InterimTracker | null;
+  /** Minimum spacing of `{eof:0, result:{bytes}}` frames, ms. */
+  progressIntervalMs?: number;
+}
+
+interface Round {
+  config: EvaluationConfig;
+  compat: CompatOptions;
+  realtime: boolean;
+  intake: StreamingIntake;
+  receivedAt: number;
+  firstAudioAt: number | null;
+  tracker: InterimTracker | null;
+  lastProgressAt: number;
+  result: Promise<string> | null;
+}
+
+/** Parameter-frame values arrive as JSON; the compat mapping takes strings like form parts. */
+function asFields(frame: Record<string, unknown>): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const [name, value] of Object.entries(frame)) {
+    if (name === 'cmd' || value === null || value === undefined) continue;
+    if (typeof value === 'boolean') fields[name] = value ? '1' : '0';
+    else if (typeof value === 'object') fields[name] = JSON.stringify(value);
+    else fields[name] = String(value);
+  }
+  return fields;
+}
+
+export function runCompatSession(socket: WebSocket, kind: string, principal: Principal, deps: CompatRealtimeDeps): void {
+  let round: Round | null = null;
+  const tokenId = randomUUID();
+  const timers = sessionTimers(socket, deps);
+  const interval = deps.progressIntervalMs ?? 100;
+  let tracking = Promise.resolve();
+  send(socket, { event: 'connected', coreType: kind });
+
+  const onAudio = (current: Round, data: Buffer) => {
+    current.firstAudioAt ??= Date.now();
+    current.intake.push(data);
+    if (!current.realtime) return;
+    const now = Date.now();
+    if (now - current.lastProgressAt >= interval) {
+      current.lastProgressAt = now;
+      send(socket, { eof: 0, result: { bytes: current.intake.bytes } });
+      const tracker = current.tracker;
+      const pcm = current.intake.pcmSoFar();
+      if (tracker && pcm) {
+        // One update at a time, in order; frames are sent only when something new was read.
+        tracking = tracking.then(() => tracker.update(pcm)).then((interim) => {
+          if (interim && round === current && !current.result) send(socket, interim);
+        }, () => undefined);
+      }
+    }
+  };
+
+  socket.on('close', () => round?.tracker?.close());
+  socket.on('message', (data: Buffer, isBinary: boolean) => {
+    timers.touch();
+    const frame = parseFrame(data, isBinary);
+    if (frame.kind === 'bad') return send(socket, { event: 'error', message: frame.message });
+    if (frame.kind === 'audio') {
+      if (!round || round.result) return sendError(socket, invalid('audio before the parameter frame'));
+      try {
+        onAudio(round, frame.data);
+      } catch (err) {
+        round.tracker?.close();
+        round = null;
+        sendError(socket, err);
+      }
+      return;
+    }
+    const cmd = frame.value.cmd;
+    if (cmd === 'ping') return send(socket, { event: 'pong' });
+    if (cmd === 'end') {
+      if (!round) return sendError(socket, invalid('end before the parameter frame'));
+      const current = round;
+      current.tracker?.close();
+      current.result ??= evaluateRound(deps, {
+        principal,
+        channel: 'compat-ws',
+        config: current.config,
+        compat: current.compat,
+        intake: current.intake,
+        idempotencyKey: current.config.idempotencyKey,
+        receivedAt: current.receivedAt,
+        frame: (response) => {
+          const out: Record<string, unknown> = { recordId: response.recordId, eof: 1, result: response.result };
+          if (response.audioUrl) out.audioUrl = response.audioUrl;
+          if (response.timing) out.timing = { ...response.timing, wsFirstAudioAt: current.firstAudioAt };
+          return JSON.stringify(out);
+        },
+      });
+      current.result.then(
+        (text) => send(socket, text),
+        (err) => {
+          if (round === current) round = null;
+          sendError(socket, err);
+        },
+      );
+      return;
+    }
+    if (cmd === undefined || cmd === 'start') {
+      try {
+        const fields = asFields(frame.value);
+        const { config, compat } = compatToConfig(kind, fields);
+        assertKindAllowed(principal, config.coreType, kind);
+        const realtime = fields.realtime_feedback === '1';
+        round?.tracker?.close();
+        round = {
+          config,
+          compat,
+          realtime,
+          intake: new StreamingIntake(),
+          receivedAt: Date.now(),
+          firstAudioAt: null,
+          tracker: realtime && deps.interim ? deps.interim(config, tokenId) : null,
+          lastProgressAt: 0,
+          result: null,
+        };
+        send(socket, { event: 'started' });
+      } catch (err) {
+        sendError(socket, err);
+      }
+    }
+    // Unknown commands are ignored.
+  });
+}

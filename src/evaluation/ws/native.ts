@@ -1,0 +1,91 @@
+/**
+ * WS /api/v1/ws/evaluate — the native real-time channel, following the spec's state table:
+ *   (closed) --open, credentials ok--> connected   {event:'connected', message}
+ *   connected --{cmd:'start', ...config}--> started {event:'started'}
+ *   started --binary | {cmd:'audio', data}--> started (audio buffered whole)
+ *   started --{cmd:'end'}--> delivered             {event:'result', recordId, eof:1, result, report, asrText, warnings}
+ *   delivered --start--> started (a new round)
+ *   any --malformed JSON/base64--> unchanged        recoverable {event:'error'}
+ * Choices where the spec is silent (README): a second `end` for the same start repeats the
+ * same result frame (no new record, no new charge); `stop` and unknown commands are ignored;
+ * audio outside a round gets a recoverable error; credentials failures get an error frame
+ * and the connection is closed with code 1008.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { WebSocket } from 'ws';
+import { StreamingIntake } from '../../audio/stream.js';
+import type { Principal } from '../../auth/types.js';
+import { invalid } from '../../errors.js';
+import { parseEvaluationConfig, type EvaluationConfig } from '../config.js';
+import { isCompatKind } from '../compat.js';
+import { assertKindAllowed, unknownCoreType } from '../routes/common.js';
+import { evaluateRound, parseFrame, send, sendError, sessionTimers, type RealtimeDeps } from './realtime.js';
+
+/** Flags the server fixes for WebSocket sessions (spec: client values are ignored). */
+const WS_FLAGS = { includeReport: true, includeAsrText: true, includeStandardAudio: false } as const;
+
+interface Round {
+  config: EvaluationConfig;
+  intake: StreamingIntake;
+  receivedAt: number;
+  result: Promise<string> | null;
+}
+
+export function runNativeSession(socket: WebSocket, request: FastifyRequest, principal: Principal, deps: RealtimeDeps): void {
+  let round: Round | null = null;
+  const timers = sessionTimers(socket, deps);
+  send(socket, { event: 'connected', message: 'connected; send {cmd:"start", ...config}' });
+
+  socket.on('message', (data: Buffer, isBinary: boolean) => {
+    timers.touch();
+    const frame = parseFrame(data, isBinary);
+    if (frame.kind === 'bad') return send(socket, { event: 'error', message: frame.message });
+    if (frame.kind === 'audio') {
+      if (!round || round.result) return sendError(socket, invalid('audio outside a round: send start first'));
+      try {
+        round.intake.push(frame.data);
+      } catch (err) {
+        round = null; // the round is over; a new start is needed
+        sendError(socket, err);
+      }
+      return;
+    }
+    const cmd = frame.value.cmd;
+    if (cmd === 'start') {
+      try {
+        const { cmd: _cmd, ...fields } = frame.value;
+        if (typeof fields.coreType === 'string' && isCompatKind(fields.coreType)) throw unknownCoreType();
+        const config = { ...parseEvaluationConfig(fields), ...WS_FLAGS };
+        assertKindAllowed(principal, config.coreType);
+        round = { config, intake: new StreamingIntake(), receivedAt: Date.now(), result: null };
+        send(socket, { event: 'started' });
+      } catch (err) {
+        sendError(socket, err);
+      }
+      return;
+    }
+    if (cmd === 'end') {
+      if (!round) return sendError(socket, invalid('end without a started round'));
+      const current = round;
+      current.result ??= evaluateRound(deps, {
+        principal,
+        channel: 'native-ws',
+        config: current.config,
+        intake: current.intake,
+        idempotencyKey: current.config.idempotencyKey,
+        receivedAt: current.receivedAt,
+        frame: (response) => JSON.stringify({ event: 'result', ...response }),
+      });
+      current.result.then(
+        (text) => send(socket, text),
+        (err) => {
+          if (round === current) round = null;
+          sendError(socket, err);
+        },
+      );
+      return;
+    }
+    // Other commands (including `stop`) are ignored, as the spec says.
+    request.log.debug({ cmd }, 'ignored websocket command');
+  });
+}

@@ -1,0 +1,136 @@
+/**
+ * Pieces shared by the two real-time channels: frame parsing, error frames, timeouts, and
+ * one evaluation round (admission → idempotency → decode → evaluate → stored frame).
+ */
+import { createHash } from 'node:crypto';
+import type { WebSocket } from 'ws';
+import { ApiError, invalid } from '../../errors.js';
+import type { StreamingIntake } from '../../audio/stream.js';
+import type { Principal } from '../../auth/types.js';
+import type { IdempotencyGuard } from '../../gateway/idempotency.js';
+import { admitEvaluation, type LimitDeps } from '../../gateway/limits.js';
+import { stableStringify } from '../../gateway/fingerprint.js';
+import type { EvaluationConfig } from '../config.js';
+import type { BareEvaluationResponse, Channel, CompatOptions, EvaluationService } from '../types.js';
+
+export interface RealtimeDeps {
+  service: EvaluationService;
+  guard: IdempotencyGuard;
+  limits: LimitDeps;
+  /** Closes a session that sends nothing for this long. */
+  idleMs: number;
+  /** Closes any session after this long. */
+  sessionMs: number;
+}
+
+export const DEFAULT_IDLE_MS = 60_000;
+export const DEFAULT_SESSION_MS = 10 * 60_000;
+
+export function send(socket: WebSocket, frame: unknown): void {
+  if (socket.readyState === socket.OPEN) socket.send(typeof frame === 'string' ? frame : JSON.stringify(frame));
+}
+
+/** `{event:'error', code?, message}`; code is present for business errors (spec Events). */
+export function sendError(socket: WebSocket, err: unknown): void {
+  if (err instanceof ApiError) send(socket, { event: 'error', code: err.code, message: err.message });
+  else send(socket, { event: 'error', code: 50000, message: 'system busy, please try again later' });
+}
+
+export type Frame = { kind: 'json'; value: Record<string, unknown> } | { kind: 'audio'; data: Buffer } | { kind: 'bad'; message: string };
+
+/** Text frames are JSON (`{cmd:'audio', data:<base64>}` carries audio); binary frames are audio. */
+export function parseFrame(data: Buffer, isBinary: boolean): Frame {
+  if (isBinary) return { kind: 'audio', data };
+  let value: unknown;
+  try {
+    value = JSON.parse(data.toString('utf8'));
+  } catch {
+    return { kind: 'bad', message: 'malformed JSON frame' };
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return { kind: 'bad', message: 'a frame must be a JSON object' };
+  const frame = value as Record<string, unknown>;
+  if (frame.cmd === 'audio') {
+    const audio = decodeBase64(frame.data);
+    return audio ? { kind: 'audio', data: audio } : { kind: 'bad', message: 'malformed base64 in audio frame' };
+  }
+  return { kind: 'json', value: frame };
+}
+
+/** Strict base64 (standard or URL-safe alphabet, optional padding); null when malformed. */
+export function decodeBase64(data: unknown): Buffer | null {
+  if (typeof data !== 'string' || data.length === 0) return null;
+  const clean = data.replace(/\s+/g, '');
+  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(clean) || clean.replace(/=+$/, '').length % 4 === 1) return null;
+  return Buffer.from(clean, clean.includes('-') || clean.includes('_') ? 'base64url' : 'base64');
+}
+
+/** Idle and whole-session timers; `touch()` on every frame. */
+export function sessionTimers(socket: WebSocket, deps: Pick<RealtimeDeps, 'idleMs' | 'sessionMs'>) {
+  const close = (message: string) => {
+    send(socket, { event: 'error', code: 40001, message });
+    socket.close(1000, 'timeout');
+  };
+  let idle = setTimeout(() => close(`no frame for ${deps.idleMs / 1000} s; session closed`), deps.idleMs);
+  const whole = setTimeout(() => close(`session longer than ${deps.sessionMs / 1000} s; closed`), deps.sessionMs);
+  socket.on('close', () => {
+    clearTimeout(idle);
+    clearTimeout(whole);
+  });
+  return {
+    touch() {
+      clearTimeout(idle);
+      idle = setTimeout(() => close(`no frame for ${deps.idleMs / 1000} s; session closed`), deps.idleMs);
+    },
+  };
+}
+
+export interface Round {
+  principal: Principal;
+  channel: Channel;
+  config: EvaluationConfig;
+  compat?: CompatOptions;
+  intake: StreamingIntake;
+  idempotencyKey: string | null;
+  receivedAt: number;
+  /** Turns the bare response into the channel's final frame (a JSON string). */
+  frame(response: BareEvaluationResponse): string;
+}
+
+/**
+ * Evaluates one round and returns the final frame text. With an idempotency key, a repeat of
+ * the same round (same config and audio, e.g. after a reconnect) gets the stored frame back.
+ */
+export async function evaluateRound(deps: RealtimeDeps, round: Round): Promise<string> {
+  if (round.intake.bytes === 0) throw invalid('no audio was received before end');
+  let admission: Awaited<ReturnType<IdempotencyGuard['begin']>> | null = null;
+  if (round.idempotencyKey) {
+    const fingerprint = createHash('sha256')
+      .update(`${round.channel}\n${stableStringify(round.config)}\n${stableStringify(round.compat ?? null)}\n`)
+      .update(round.intake.raw)
+      .digest('hex');
+    admission = await deps.guard.begin(round.principal.tenantId, round.idempotencyKey, fingerprint);
+    if (admission.kind === 'replay') return admission.response.body.toString('utf8');
+  }
+  let release: (() => Promise<void>) | null = null;
+  try {
+    release = await admitEvaluation(deps.limits, round.principal, Date.now());
+    const decoded = await round.intake.finish();
+    const { response } = await deps.service.evaluate({
+      principal: round.principal,
+      channel: round.channel,
+      config: round.config,
+      compat: round.compat,
+      audio: round.intake.raw,
+      decoded,
+      receivedAt: round.receivedAt,
+    });
+    const text = round.frame(response);
+    if (admission?.kind === 'proceed') await admission.finish({ status: 200, headers: {}, body: Buffer.from(text, 'utf8') });
+    return text;
+  } catch (err) {
+    if (admission?.kind === 'proceed') await admission.abandon();
+    throw err;
+  } finally {
+    if (release) await release();
+  }
+}
