@@ -28,7 +28,7 @@ export interface QualityMetrics {
   /** Speech power over noise power (both from 10 ms frames), dB; null without speech. */
   snrDb: number | null;
   speechSeconds: number;
-  /** Speech runs into the last TRAILING_MS of the file at near-speech level. */
+  /** Speech-level energy in the last TRAILING_MS of the file (suspected truncation). */
   trailingSpeech: boolean;
 }
 
@@ -55,6 +55,8 @@ export const QUALITY_THRESHOLDS = {
   NOISY_SNR_DB: 11,
   /** Trailing window inspected for truncation. */
   TRAILING_MS: 100,
+  /** Detected speech must end within this of the end of the file to consider truncation. */
+  TRAILING_GAP_MS: 300,
   /** The trailing window's level must be within this of the speech level to count as cut speech, */
   TRAILING_WITHIN_DB: 12,
   /** and this far above the noise level (so loud background, e.g. babble, is not taken for it). */
@@ -122,22 +124,26 @@ function speechMask(frames: number, segments: SpeechSegment[]): Uint8Array {
   return mask;
 }
 
-/** Mean power (in 16-bit units²) of speech frames and of noise frames. */
+/**
+ * Mean power (16-bit units²) of speech frames, and the noise power taken as the median
+ * energy of non-speech frames: the median ignores speech onsets and tails the detector left
+ * outside its segments, which would otherwise inflate the noise estimate.
+ */
 function splitPowers(energiesDb: Float64Array, isSpeech: Uint8Array): { speechPower: number | null; noisePower: number } {
   const full = 32768 * 32768;
-  let sp = 0, ns = 0, np = 0, nn = 0;
+  const noiseDb: number[] = [];
+  let sp = 0, ns = 0;
   for (let f = 0; f < energiesDb.length; f++) {
-    const p = Math.pow(10, energiesDb[f] / 10) * full;
-    if (isSpeech[f]) { sp += p; ns++; } else { np += p; nn++; }
+    if (isSpeech[f]) { sp += Math.pow(10, energiesDb[f] / 10) * full; ns++; } else noiseDb.push(energiesDb[f]);
   }
-  let noisePower = nn > 0 ? np / nn : 0;
-  if (nn < QUALITY_THRESHOLDS.MIN_NOISE_FRAMES) {
+  noiseDb.sort((a, b) => a - b);
+  let noise = noiseDb.length ? noiseDb[Math.floor((noiseDb.length - 1) / 2)] : -120;
+  if (noiseDb.length < QUALITY_THRESHOLDS.MIN_NOISE_FRAMES) {
     // Speech fills the file: the quietest frames (closures, breaths) bound the noise from above.
     const sorted = Float64Array.from(energiesDb).sort();
-    const q = sorted[Math.floor(QUALITY_THRESHOLDS.NOISE_PERCENTILE * (sorted.length - 1))] ?? -120;
-    noisePower = Math.pow(10, q / 10) * full;
+    noise = sorted[Math.floor(QUALITY_THRESHOLDS.NOISE_PERCENTILE * (sorted.length - 1))] ?? -120;
   }
-  return { speechPower: ns > 0 ? sp / ns : null, noisePower };
+  return { speechPower: ns > 0 ? sp / ns : null, noisePower: Math.pow(10, noise / 10) * full };
 }
 
 /** SNR = (S − N) / N in dB, since speech frames carry the noise too; capped at 60 dB. */
@@ -147,12 +153,18 @@ function snr(speechPower: number, noisePower: number): number {
   return Math.min(60, 10 * Math.log10(clean / noisePower));
 }
 
-/** True when the last segment reaches the end and the final TRAILING_MS is still speech-loud. */
+/**
+ * True when speech reaches (nearly) the end of the file and the final TRAILING_MS is still at
+ * speech level: within TRAILING_WITHIN_DB of the speech level and TRAILING_ABOVE_NOISE_DB over
+ * the noise. The level test carries the decision; the segment test only requires that the
+ * detector heard speech within TRAILING_GAP_MS of the end (a final burst shorter than the
+ * detector's minimum segment would otherwise be missed).
+ */
 function trailing(pcm: Int16Array, sampleRate: number, segments: SpeechSegment[], speechPower: number | null, noisePower: number): boolean {
   const last = segments[segments.length - 1];
   const totalMs = (pcm.length / sampleRate) * 1000;
   const t = QUALITY_THRESHOLDS;
-  if (!last || speechPower === null || last.endMs < totalMs - t.TRAILING_MS / 2) return false;
+  if (!last || speechPower === null || last.endMs < totalMs - t.TRAILING_GAP_MS) return false;
   const tail = Math.max(1, Math.round((t.TRAILING_MS * sampleRate) / 1000));
   let sumSq = 0;
   for (let i = Math.max(0, pcm.length - tail); i < pcm.length; i++) sumSq += pcm[i] * pcm[i];

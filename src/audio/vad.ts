@@ -32,15 +32,20 @@ export const VAD_PARAMS = {
   FRAME_MS: 25,
   HOP_MS: 10,
   START_DB: 10,
+  MIN_START_DB: 4,
   CONTINUE_DB: 6,
   ABS_FLOOR_DBFS: -70,
   MIN_ONSET_FRAMES: 3,
-  HANGOVER_MS: 200,
+  HANGOVER_MS: 150,
   MIN_SEGMENT_MS: 80,
   PAD_MS: 30,
   FLOOR_WINDOW_MS: 1000,
   FLOOR_PERCENTILE: 0.05,
+  FLOOR_BIAS_DB: 3,
 } as const;
+
+/** Half-width in frames of the moving average the floor tracker takes the minimum of. */
+const SMOOTH_HALF = 2;
 
 /** Per-frame energies in dBFS (frame mean removed), HOP_MS apart. */
 export function frameEnergiesDb(pcm: Int16Array, sampleRate: number): Float64Array {
@@ -76,8 +81,9 @@ export function noiseFloorDb(energies: Float64Array): Float64Array {
   if (n === 0) return floor;
   const smooth = new Float64Array(n);
   for (let i = 0; i < n; i++) {
-    const a = energies[Math.max(0, i - 1)], b = energies[i], c = energies[Math.min(n - 1, i + 1)];
-    smooth[i] = (a + b + c) / 3;
+    let sum = 0;
+    for (let k = -SMOOTH_HALF; k <= SMOOTH_HALF; k++) sum += energies[Math.min(n - 1, Math.max(0, i + k))];
+    smooth[i] = sum / (2 * SMOOTH_HALF + 1);
   }
   const sorted = Float64Array.from(energies).sort();
   const pct = sorted[Math.floor(VAD_PARAMS.FLOOR_PERCENTILE * (n - 1))];
@@ -92,7 +98,7 @@ export function noiseFloorDb(energies: Float64Array): Float64Array {
       deque.push(next);
     }
     while (deque[head] < i - half) head++;
-    floor[i] = Math.max(smooth[deque[head]], pct);
+    floor[i] = Math.max(smooth[deque[head]] + VAD_PARAMS.FLOOR_BIAS_DB, pct);
   }
   return floor;
 }
@@ -103,18 +109,19 @@ export function detectSpeech(pcm: Int16Array, sampleRate: number): SpeechSegment
   const e = frameEnergiesDb(pcm, sampleRate);
   const floor = noiseFloorDb(e);
   const hangover = Math.round(p.HANGOVER_MS / p.HOP_MS);
+  const { startDb, continueDb } = thresholds(e, floor);
   const raw: Array<[number, number]> = [];
   let inSpeech = false, onset = 0, quiet = 0, start = 0;
   for (let f = 0; f < e.length; f++) {
     const audible = e[f] > p.ABS_FLOOR_DBFS;
     if (!inSpeech) {
-      onset = audible && e[f] > floor[f] + p.START_DB ? onset + 1 : 0;
+      onset = audible && e[f] > floor[f] + startDb ? onset + 1 : 0;
       if (onset >= p.MIN_ONSET_FRAMES) {
         inSpeech = true;
         start = f - onset + 1;
         quiet = 0;
       }
-    } else if (audible && e[f] > floor[f] + p.CONTINUE_DB) {
+    } else if (audible && e[f] > floor[f] + continueDb) {
       quiet = 0;
     } else if (++quiet > hangover) {
       raw.push([start, f - quiet + 1]);
@@ -129,6 +136,22 @@ export function detectSpeech(pcm: Int16Array, sampleRate: number): SpeechSegment
     .filter((s) => s.endMs - s.startMs >= p.MIN_SEGMENT_MS)
     .map((s) => ({ startMs: Math.max(0, s.startMs - p.PAD_MS), endMs: Math.min(totalMs, s.endMs + p.PAD_MS) }))
     .reduce<SpeechSegment[]>(mergeOverlaps, []);
+}
+
+/**
+ * Thresholds above the floor. In low-SNR audio the loudest frames stand only a few dB above
+ * the floor, so fixed thresholds would find nothing: they shrink to half the file's dynamic
+ * range (95th-percentile energy minus median floor), never below MIN_START_DB, which
+ * stationary noise alone does not reach (its 25 ms frame energies vary by well under 1 dB).
+ */
+function thresholds(e: Float64Array, floor: Float64Array): { startDb: number; continueDb: number } {
+  const p = VAD_PARAMS;
+  if (e.length === 0) return { startDb: p.START_DB, continueDb: p.CONTINUE_DB };
+  const sortedE = Float64Array.from(e).sort();
+  const sortedF = Float64Array.from(floor).sort();
+  const range = sortedE[Math.floor(0.95 * (e.length - 1))] - sortedF[Math.floor(0.5 * (e.length - 1))];
+  const startDb = Math.min(p.START_DB, Math.max(p.MIN_START_DB, range / 2));
+  return { startDb, continueDb: (startDb * p.CONTINUE_DB) / p.START_DB };
 }
 
 function mergeOverlaps(acc: SpeechSegment[], s: SpeechSegment): SpeechSegment[] {

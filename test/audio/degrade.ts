@@ -71,8 +71,9 @@ export function truncateMidWord(pcm: Int16Array, sampleRate = 16000): Int16Array
   const segs = detectSpeech(pcm, sampleRate);
   const last = segs[segs.length - 1];
   if (!last) throw new Error('no speech to truncate');
-  // Cut at the loudest 10 ms frame of the last 400 ms of speech: inside a vowel, not a pause.
-  const from = Math.floor((Math.max(last.startMs, last.endMs - 400) * sampleRate) / 1000);
+  // Cut right after the loudest 10 ms frame in the second half of the last segment: inside a
+  // vowel, not a pause, and with most of the utterance kept.
+  const from = Math.floor((((last.startMs + last.endMs) / 2) * sampleRate) / 1000);
   const to = Math.floor((last.endMs * sampleRate) / 1000);
   const hop = sampleRate / 100;
   let best = from, bestE = -1;
