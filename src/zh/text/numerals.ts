@@ -3,8 +3,9 @@
  * Rules (docs/mandarin-text.md has the full list and examples):
  *  - cardinals with the 万/亿 four-digit grouping, one 零 for each run of internal zeros,
  *    and 十 rather than 一十 at the start (12 → 十二, 112 → 一百一十二, 1005 → 一千零五);
- *  - 两 for a leading 2 before 千/万/亿 (2000 → 两千, 2万 → 两万) and for a bare 2 before a
- *    measure word (2个 → 两个; see twoBeforeMeasure);
+ *  - 两 for the leading 2 of a number before 千/万/亿 (2000 → 两千, 20000 → 两万,
+ *    22000 → 两万二千, but 12000 → 一万二千) and for a bare 2 before a measure word
+ *    (2个 → 两个; see twoBeforeMeasure);
  *  - decimals read the fraction digit by digit (3.14 → 三点一四);
  *  - digit-by-digit reading (0 → 零) for years, telephone-like numbers and codes.
  */
@@ -59,7 +60,7 @@ export function readCardinal(digits: string): string {
     if (out !== '' && (pendingZero || g < 1000)) out += '零';
     pendingZero = false;
     // 2 alone before 万/亿 reads 两 (两万, 两亿); 2 in the thousands place reads 两 (两千).
-    const part = g === 2 && unit !== '' ? '两' : readGroup(g, true);
+    const part = g === 2 && unit !== '' && k === 0 ? '两' : readGroup(g, k === 0);
     out += part + unit;
   });
   // 一十… at the very start is read 十… (10–19, 10万–19万 …).

@@ -1,0 +1,111 @@
+/**
+ * Substitution and insertion evidence by syllable competition in context.
+ *
+ * A syllable is judged on a window of three aligned syllables: the previous and next reference
+ * syllables are fixed and the middle one is free among all syllables the model can spell; the
+ * window is decoded once free and once forced to the reference, and the difference of their
+ * acoustic log-likelihoods per frame of the middle syllable is the evidence that another
+ * syllable was read (a GOP at syllable level with fixed context, after Witt & Young 2000; the
+ * fixed neighbours keep the free syllable from borrowing their frames). Measured before this
+ * engine on S0150: 91% recall at 6% false rejections, against 54% at 9% for the syllable's own
+ * segment judged alone.
+ *
+ * Insertions: where two consecutive syllables take much longer than the reader's own syllables,
+ * the window may hold extra speech; it is decoded with up to two free optional syllables between
+ * them and the gain over the plain pair, per frame of the inserted speech, is the evidence.
+ */
+import type { AcousticBackend, AlignResult, GrammarSlot } from '../../acoustic/types.js';
+import type { AlignedSyllable } from './align.js';
+import type { SyllableTable } from './syllables.js';
+
+/** Frames of margin around a window (30 ms), so boundary errors do not cut the neighbours. */
+const MARGIN = 3;
+
+export interface Competition {
+  /** The syllable the free decode chose for the middle. */
+  heard: string;
+  /** Nats per frame by which the free decode beats the forced one (≥ 0 up to search error). */
+  evidence: number;
+}
+
+export interface Insertion {
+  /** Read-character index after which the extra syllables were spoken. */
+  after: number;
+  syllables: { syllable: string; startFrame: number; endFrame: number }[];
+  evidence: number;
+}
+
+function total(r: AlignResult): number {
+  return r.ok ? r.units.reduce((s, u) => s + u.score, 0) : -Infinity;
+}
+
+function anySlot(table: SyllableTable, optional: boolean): GrammarSlot {
+  return { alternatives: table.syllables.map((s) => ({ label: s, prons: table.prons.get(s)! })), optional };
+}
+
+function fixed(table: SyllableTable, s: string): GrammarSlot {
+  return { alternatives: [{ label: s, prons: table.prons.get(s)! }] };
+}
+
+/**
+ * Competition for read character k. `labels[j]` is the syllable assumed for character j (the
+ * reference, or what was heard once a neighbour has been judged substituted).
+ */
+export async function compete(
+  backend: AcousticBackend,
+  table: SyllableTable,
+  pcm: Int16Array,
+  aligned: readonly (AlignedSyllable | null)[],
+  labels: readonly string[],
+  k: number,
+): Promise<Competition | null> {
+  const mid = aligned[k];
+  if (!mid || !table.prons.has(labels[k])) return null;
+  const p = nearest(aligned, k, -1);
+  const n = nearest(aligned, k, +1);
+  const startFrame = Math.max(0, (p >= 0 ? aligned[p]!.startFrame : mid.startFrame) - MARGIN);
+  const endFrame = (n >= 0 ? aligned[n]!.endFrame : mid.endFrame) + MARGIN;
+  const window = { startFrame, endFrame: Math.min(endFrame, Math.floor(pcm.length / 160)) };
+  const around = (middle: GrammarSlot) => [...(p >= 0 ? [fixed(table, labels[p])] : []), middle, ...(n >= 0 ? [fixed(table, labels[n])] : [])];
+  const free = await backend.align('zh', pcm, { slots: around(anySlot(table, false)) }, { window });
+  const forced = await backend.align('zh', pcm, { slots: around(fixed(table, labels[k])) }, { window });
+  if (!free.ok || !forced.ok) return null;
+  const midUnit = free.units.filter((u) => u.slot >= 0)[p >= 0 ? 1 : 0];
+  const heard = midUnit ? midUnit.label : labels[k];
+  if (table.same(heard, labels[k])) return { heard: labels[k], evidence: 0 };
+  const frames = Math.max(1, mid.endFrame - mid.startFrame);
+  return { heard, evidence: Math.max(0, (total(free) - total(forced)) / frames) };
+}
+
+function nearest(aligned: readonly (AlignedSyllable | null)[], k: number, dir: -1 | 1): number {
+  for (let j = k + dir; j >= 0 && j < aligned.length; j += dir) if (aligned[j]) return j;
+  return -1;
+}
+
+/** Checks the gap after character k (to the next aligned one) for inserted syllables. */
+export async function findInsertion(
+  backend: AcousticBackend,
+  table: SyllableTable,
+  pcm: Int16Array,
+  aligned: readonly (AlignedSyllable | null)[],
+  labels: readonly string[],
+  k: number,
+): Promise<Insertion | null> {
+  const n = nearest(aligned, k, +1);
+  if (!aligned[k] || n < 0) return null;
+  const window = { startFrame: Math.max(0, aligned[k]!.startFrame - MARGIN), endFrame: Math.min(aligned[n]!.endFrame + MARGIN, Math.floor(pcm.length / 160)) };
+  const pair = [fixed(table, labels[k]), fixed(table, labels[n])];
+  const withGap = [pair[0], anySlot(table, true), anySlot(table, true), pair[1]];
+  const free = await backend.align('zh', pcm, { slots: withGap }, { window });
+  if (!free.ok) return null;
+  const extra = free.units.filter((u) => u.slot === 1 || u.slot === 2);
+  if (extra.length === 0) return null;
+  const plain = await backend.align('zh', pcm, { slots: pair }, { window });
+  if (!plain.ok) return null;
+  const frames = extra.reduce((s, u) => s + (u.endFrame - u.startFrame), 0);
+  return {
+    after: k,
+    syllables: extra.map((u) => ({ syllable: u.label, startFrame: u.startFrame, endFrame: u.endFrame })),
+    evidence: Math.max(0, (total(free) - total(plain)) / Math.max(1, frames)),
+  };
+}

@@ -1,0 +1,159 @@
+/**
+ * The Mandarin read-aloud engine (kinds word, sentence, passage, pinyin; language zh-CN):
+ * text analysis → forced alignment with skippable characters → context competition per
+ * character (substitutions) and in long gaps (insertions) → tone from the final's pitch contour
+ * → units, prosody and the five dimensions. Audio that does not match the text gives low scores
+ * and warnings, never an exception; text errors are 400 40001 (`invalid`).
+ *
+ * @example
+ *   const engine = await createMandarinEngine({ backend, modelsDir: config.modelsDir });
+ *   const assessment = await engine.assess(evaluationConfig, await decodeAudio(buf));
+ *   const body = presentReadAloud(assessment, evaluationConfig, { readtypeDiagnosis: false });
+ */
+import type { AcousticBackend } from '../../acoustic/types.js';
+import { analyzeQuality } from '../../audio/quality.js';
+import type { DecodedAudio } from '../../audio/decode.js';
+import type { Assessment } from '../../assessment/types.js';
+import { MAX_REFERENCE_CHARS, type EvaluationConfig } from '../../evaluation/config.js';
+import { invalid } from '../../errors.js';
+import { classifyTone, loadToneModel, type ToneModel } from '../tone/classifier.js';
+import { pitchContext, toneEvidence } from '../tone/extract.js';
+import { alignReading, type ReadingAlignment } from './align.js';
+import { assemble } from './assemble.js';
+import { compete, findInsertion, type Competition, type Insertion } from './context.js';
+import { detectGenre } from './genre.js';
+import { CALIBRATION, judgeTone, pronunciationScore, substitutionThreshold, syllableGop } from './judge.js';
+import { energyDb, prosody, type TimedSyllable } from './prosody.js';
+import { acceptedTones } from './sandhi.js';
+import { syllableTable, type SyllableTable } from './syllables.js';
+import { analyzeZhText, type ZhText } from './text.js';
+import { buildUnits, type CharJudgement } from './units.js';
+
+export const ZH_KINDS = ['word', 'sentence', 'passage', 'pinyin'] as const;
+export const KERNEL_VERSION = 'kouyu-zh-1.0';
+
+export interface MandarinEngine {
+  assess(config: EvaluationConfig, audio: DecodedAudio): Promise<Assessment>;
+}
+
+export async function createMandarinEngine(deps: { backend: AcousticBackend; modelsDir: string }): Promise<MandarinEngine> {
+  const table = syllableTable(deps.backend.lexicon('zh'));
+  const tone = loadToneModel();
+  const versions = { kernel: KERNEL_VERSION, resource: `pocketsphinx-zh-tdt_sc_8k+${tone.version}` };
+  return { assess: (config, audio) => assess(deps.backend, table, tone, versions, config, audio) };
+}
+
+/** Validates the request's text side and analyses it (throws 40001). */
+export function analyzeRequestText(config: EvaluationConfig): ZhText {
+  if (config.language !== 'zh-CN') throw invalid('the Mandarin engine needs language zh-CN');
+  if (!(ZH_KINDS as readonly string[]).includes(config.coreType)) throw invalid(`coreType ${config.coreType} is not a Mandarin read-aloud kind`);
+  if ([...config.referenceText].length > MAX_REFERENCE_CHARS) throw invalid(`referenceText longer than ${MAX_REFERENCE_CHARS} characters`);
+  if (config.coreType === 'pinyin' && !config.refPinyin) throw invalid('refPinyin is required for the pinyin kind');
+  const text = analyzeZhText(config.referenceText, { refPinyin: config.refPinyin });
+  if (text.read.length === 0) throw invalid('referenceText has no Chinese characters to read');
+  return text;
+}
+
+async function assess(
+  backend: AcousticBackend,
+  table: SyllableTable,
+  model: ToneModel,
+  versions: { kernel: string; resource: string },
+  config: EvaluationConfig,
+  audio: DecodedAudio,
+): Promise<Assessment> {
+  const text = analyzeRequestText(config);
+  const labels = text.read.map((i) => text.tokens[i].syllable);
+  const quality = analyzeQuality(audio.pcm, audio.sampleRate).warnings;
+  const al = await alignReading(backend, table, labels, audio.pcm, { gop: true, optional: true });
+  const heardLabels = [...labels];
+  const comps = al.ok ? await competeAll(backend, table, audio.pcm, al, heardLabels, config.slack) : [];
+  const insertions = al.ok ? await insertionsOf(backend, table, audio.pcm, al, heardLabels) : [];
+  const ctx = al.ok ? pitchContext(audio.pcm, audio.sampleRate) : null;
+  const tones = toneEvidence(ctx, al.syllables);
+  const threshold = substitutionThreshold(config.slack);
+  const timed = timedSyllables(text, al, audio.pcm);
+  const genre = config.genre ?? detectGenre(text, config.referenceText);
+  const pros = prosody(timed.list, ctx, genre, config.gradeBand, text.clauseCount);
+  const judged: CharJudgement[] = labels.map((_, k) => {
+    const a = al.syllables[k];
+    const gop = a ? syllableGop(a.phones) : null;
+    const comp = comps[k] ?? null;
+    const pron = a ? pronunciationScore(gop, comp, threshold) : { score: null, substituted: false };
+    const t = text.tokens[text.read[k]];
+    const f = tones.features[k];
+    const toneJ = a ? judgeTone(t.tone, t.sandhiTone, acceptedTones(text.tokens, text.read, k), f ? classifyTone(model, f) : null, config.slack) : null;
+    const j = timed.index.get(k);
+    return {
+      aligned: a,
+      pronunciation: pron.score,
+      gop: gop === null ? null : Math.round(100 * Math.exp(gop / 3)) ,
+      substituted: pron.substituted,
+      heard: comp ? comp.heard : null,
+      tone: toneJ,
+      prominence: j === undefined ? 0 : pros.prominence[j],
+      pauseAfter: j === undefined ? 0 : timed.list[j].gapAfter,
+    };
+  });
+  const units = buildUnits(table, text, judged, insertions.filter((x) => x.evidence > CALIBRATION.INSERTION_NATS), heardLabels);
+  const substitutedShare = judged.filter((j) => j.substituted).length / Math.max(1, judged.filter((j) => j.aligned).length);
+  // Nothing to do with the text: alignment impossible, or most characters read as something else.
+  const noEvidence = !al.ok || judged.every((j) => !j.aligned) || substitutedShare > 0.6;
+  return assemble({ config, text, units, prosody: pros, quality, noEvidence, durationSec: audio.durationSec, versions });
+}
+
+/**
+ * Competition for every aligned character, then once more for the neighbours of characters
+ * judged substituted, with the substituted neighbour set to what was heard (its frames no
+ * longer pretend to be the reference syllable, which otherwise drags the neighbours down).
+ */
+async function competeAll(backend: AcousticBackend, table: SyllableTable, pcm: Int16Array, al: ReadingAlignment, labels: string[], slack: number): Promise<(Competition | null)[]> {
+  const threshold = substitutionThreshold(slack);
+  const out: (Competition | null)[] = [];
+  for (let k = 0; k < labels.length; k++) out.push(await compete(backend, table, pcm, al.syllables, labels, k));
+  const flagged = out.flatMap((c, k) => (c && c.evidence > threshold ? [k] : []));
+  if (flagged.length === 0) return out;
+  for (const k of flagged) labels[k] = out[k]!.heard;
+  const again = new Set(flagged.flatMap((k) => [k - 1, k + 1]).filter((k) => k >= 0 && k < labels.length && !flagged.includes(k)));
+  for (const k of again) out[k] = await compete(backend, table, pcm, al.syllables, labels, k);
+  return out;
+}
+
+async function insertionsOf(backend: AcousticBackend, table: SyllableTable, pcm: Int16Array, al: ReadingAlignment, labels: readonly string[]): Promise<Insertion[]> {
+  const present = al.syllables.flatMap((s, k) => (s ? [k] : []));
+  const durs = present.map((k) => al.syllables[k]!.endFrame - al.syllables[k]!.startFrame).sort((a, b) => a - b);
+  if (durs.length < 2) return [];
+  const median = durs[Math.floor(durs.length / 2)];
+  const out: Insertion[] = [];
+  for (let j = 0; j + 1 < present.length; j++) {
+    const a = al.syllables[present[j]]!;
+    const b = al.syllables[present[j + 1]]!;
+    const speech = a.endFrame - a.startFrame + (b.endFrame - b.startFrame);
+    if (speech < CALIBRATION.INSERTION_GAP_SYLLABLES * median) continue;
+    const ins = await findInsertion(backend, table, pcm, al.syllables, labels, present[j]);
+    if (ins) out.push(ins);
+  }
+  return out;
+}
+
+function timedSyllables(text: ZhText, al: ReadingAlignment, pcm: Int16Array): { list: TimedSyllable[]; index: Map<number, number> } {
+  const present = al.syllables.flatMap((s, k) => (s ? [k] : []));
+  const index = new Map(present.map((k, j) => [k, j]));
+  const lastOfSentence = new Map<number, number>();
+  present.forEach((k) => lastOfSentence.set(text.tokens[text.read[k]].sentence, k));
+  const questions = new Set(text.sentences.filter((s) => /[?？]/.test(s.text)).map((s) => s.index));
+  const list = present.map((k, j) => {
+    const s = al.syllables[k]!;
+    const next = j + 1 < present.length ? al.syllables[present[j + 1]]! : null;
+    const t = text.tokens[text.read[k]];
+    return {
+      startFrame: s.startFrame,
+      endFrame: s.endFrame,
+      clause: t.clause,
+      gapAfter: next ? Math.max(0, next.startFrame - s.endFrame) : 0,
+      energyDb: energyDb(pcm, s.startFrame, s.endFrame),
+      question: lastOfSentence.get(t.sentence) === k && questions.has(t.sentence),
+    };
+  });
+  return { list, index };
+}

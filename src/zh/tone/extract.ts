@@ -1,0 +1,32 @@
+/**
+ * Tone evidence of a whole reading: the pitch track once per utterance, the speaker's register
+ * from it, and one feature vector per aligned syllable (null where there is no voiced final).
+ * Shared by the engine and the training tool so both see exactly the same features.
+ */
+import { speakerPitchStats, trackPitch } from '../../dsp/pitch.js';
+import type { AlignedSyllable } from '../engine/align.js';
+import { RANGE_FLOOR_ST, toneFeatures, type PitchContext, type SyllableSpan } from './features.js';
+
+export interface ToneEvidence {
+  ctx: PitchContext | null;
+  /** Per read character (same indexing as the alignment). */
+  features: (Float32Array | null)[];
+}
+
+export function pitchContext(pcm: Int16Array, sampleRate: number): PitchContext | null {
+  const { f0, voicing } = trackPitch(pcm, sampleRate);
+  const stats = speakerPitchStats(f0, voicing, 0.3);
+  if (stats.voicedFrames < 10) return null;
+  return { f0, voicing, medianHz: stats.medianHz, rangeSt: Math.max(RANGE_FLOOR_ST, stats.rangeSemitones) };
+}
+
+export function toneEvidence(ctx: PitchContext | null, syllables: readonly (AlignedSyllable | null)[]): ToneEvidence {
+  const present = syllables.flatMap((s, k) => (s ? [k] : []));
+  const spans: SyllableSpan[] = present.map((k) => ({ startFrame: syllables[k]!.finalStart, endFrame: syllables[k]!.finalEnd }));
+  const features: (Float32Array | null)[] = syllables.map(() => null);
+  if (!ctx) return { ctx, features };
+  present.forEach((k, j) => {
+    features[k] = toneFeatures(ctx, spans, j);
+  });
+  return { ctx, features };
+}

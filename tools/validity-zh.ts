@@ -1,0 +1,179 @@
+/**
+ * Validity of the Mandarin engine on native read speech (AISHELL S0150): correct readings,
+ * substitutions, wrong tones, omissions and insertions, each made by a seeded alteration of
+ * the reference (tools/validity-zh-cases.ts). Prints a table and ends with one JSON line.
+ *
+ *   npm run validity:zh -- --subset      CI: 12 sentences (about 2–3 minutes)
+ *   npm run validity:zh                  all sentences without Latin letters (long)
+ *   options: --limit N, --seed S, --data DIR (another speaker's folder of the same layout)
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { decodeAudio, type DecodedAudio } from '../src/audio/decode.js';
+import { parseEvaluationConfig } from '../src/evaluation/config.js';
+import { presentReadAloud } from '../src/assessment/presenter.js';
+import { createMandarinEngine, type MandarinEngine } from '../src/zh/engine/engine.js';
+import { createLocalBackend } from '../src/zh/engine/local-backend.js';
+import { syllableTable, type SyllableTable } from '../src/zh/engine/syllables.js';
+import { analyzeZhText } from '../src/zh/engine/text.js';
+import { loadToneModel } from '../src/zh/tone/classifier.js';
+import { insertionCase, omissionCase, rng, substitutionCase, toneCase, type SubstitutionKind } from './validity-zh-cases.js';
+
+const REPO = path.resolve(import.meta.dirname, '..');
+const arg = (name: string) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? process.argv[i + 1] : undefined;
+};
+const DATA = path.resolve(arg('--data') ?? path.resolve(REPO, '..', 'shared', 'data', 'zh', 'aishell-s0150'));
+const SUBSET = process.argv.includes('--subset');
+const SEED = Number(arg('--seed') ?? 20261121);
+
+type Word = { word: string; readType: number; readStatus: string; charType: number; scores: { overall: number } };
+
+class Tally {
+  n = 0;
+  k = 0;
+  add(hit: boolean): void {
+    this.n++;
+    if (hit) this.k++;
+  }
+  get rate(): number {
+    return this.n ? this.k / this.n : NaN;
+  }
+}
+
+const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
+
+async function run(engine: MandarinEngine, audio: DecodedAudio, cfg: Record<string, unknown>, diag = false) {
+  const config = parseEvaluationConfig({ coreType: 'sentence', language: 'zh-CN', ...cfg });
+  const a = await engine.assess(config, audio);
+  const body = presentReadAloud(a, config, { readtypeDiagnosis: diag });
+  return { a, words: body.result.words as Word[] };
+}
+
+function utterances(): { id: string; text: string }[] {
+  const all = fs.readFileSync(path.join(DATA, 'transcripts.tsv'), 'utf8').trim().split('\n').map((l) => {
+    const [id, text] = l.split('\t');
+    return { id, text };
+  });
+  const clean = all.filter((u) => [...u.text].every((c) => /\p{Script=Han}/u.test(c)) && [...u.text].length >= 6);
+  const limit = Number(arg('--limit') ?? (SUBSET ? 12 : clean.length));
+  const step = Math.max(1, Math.floor(clean.length / limit));
+  return clean.filter((_, i) => i % step === 0).slice(0, limit);
+}
+
+async function main(): Promise<void> {
+  const t0 = Date.now();
+  const backend = createLocalBackend(path.join(REPO, 'models'));
+  const engine = await createMandarinEngine({ backend, modelsDir: path.join(REPO, 'models') });
+  const table: SyllableTable = syllableTable(backend.lexicon('zh'));
+  const list = utterances();
+  const r = rng(SEED);
+  const overall: number[] = [];
+  const fr = new Tally();
+  const subRecall = new Tally();
+  let subFlagged = 0;
+  let subTrue = 0;
+  const toneRecall = new Tally();
+  const toneFa = new Tally();
+  const toneRec = new Tally();
+  const omRecall = new Tally();
+  const integrityErr: number[] = [];
+  const insRecall = new Tally();
+  const kinds: SubstitutionKind[] = ['initial', 'final', 'both'];
+  for (const [i, u] of list.entries()) {
+    const audio = await decodeAudio(fs.readFileSync(path.join(DATA, `${u.id}.flac`)));
+    const chars = [...u.text];
+    const zh = analyzeZhText(u.text);
+    // 1. Correct reading.
+    const c = await run(engine, audio, { referenceText: u.text });
+    overall.push(c.a.overall);
+    const read = c.words.filter((w) => w.charType === 0 && (w.readType === 0 || w.readType === 2));
+    read.forEach((w) => fr.add(w.readStatus !== 'correct'));
+    c.a.units.filter((x) => x.readType === 0 && x.tone && x.tone.heard !== null && x.tone.expected <= 4 && x.tone.citation !== 5).forEach((x) => toneRec.add(x.tone!.heard === x.tone!.expected));
+    // 2. Substitution.
+    const sub = substitutionCase(r, table, zh, [kinds[i % 3], kinds[(i + 1) % 3]]);
+    const s = await run(engine, audio, { referenceText: u.text, refPinyin: sub.refPinyin });
+    const sRead = s.words.filter((w) => w.charType === 0);
+    sRead.forEach((w, k) => {
+      const flagged = w.readStatus !== 'correct';
+      if (sub.altered.includes(k)) subRecall.add(flagged);
+      if (flagged) {
+        subFlagged++;
+        if (sub.altered.includes(k)) subTrue++;
+      }
+    });
+    // 3. Tone.
+    const tc = toneCase(r, zh);
+    if (tc) {
+      const t = await run(engine, audio, { referenceText: u.text, refPinyin: tc.refPinyin });
+      const tu = t.a.units.filter((x) => x.charType === 0 && x.readType !== 1 && x.readType !== 3);
+      tu.forEach((x, k) => {
+        if (!x.tone || x.tone.heard === null) return;
+        if (tc.altered.includes(k)) toneRecall.add(x.tone.error);
+        else if (!tc.altered.some((q) => Math.abs(q - k) === 1) && x.tone.citation !== 5) toneFa.add(x.tone.error);
+      });
+    }
+    // 4. Omission.
+    const donor = list[(i + 7) % list.length].text;
+    const om = omissionCase(r, chars, donor);
+    const o = await run(engine, audio, { referenceText: om.referenceText });
+    const oRead = o.words.filter((w) => w.charType === 0);
+    om.altered.forEach((k) => omRecall.add(oRead[k]?.readStatus === 'skipped'));
+    integrityErr.push(Math.abs(o.a.dimensions.integrity - (100 * chars.length) / (chars.length + 2)));
+    // 5. Insertion (readtype diagnosis on).
+    const ins = insertionCase(r, chars);
+    const n = await run(engine, audio, { referenceText: ins.referenceText }, true);
+    let found = 0;
+    let refSeen = -1;
+    for (const w of n.words) {
+      if (w.readType === 0 || w.readType === 2) refSeen++;
+      else if (Math.abs(refSeen - ins.removedAfter) <= 1) found++;
+    }
+    insRecall.add(found >= 1);
+    insRecall.add(found >= 2);
+    process.stderr.write(`${i + 1}/${list.length} ${u.id} overall ${c.a.overall.toFixed(1)}\n`);
+  }
+  await backend.close();
+  const pct = (x: number) => (Number.isNaN(x) ? 'n/a' : `${(100 * x).toFixed(1)}%`);
+  const figures = {
+    sentences: list.length,
+    seed: SEED,
+    overallMedian: Math.round(10 * quantile(overall, 0.5)) / 10,
+    overallP10: Math.round(10 * quantile(overall, 0.1)) / 10,
+    falseRejection: round(fr.rate),
+    substitutionRecall: round(subRecall.rate),
+    substitutionPrecision: round(subFlagged ? subTrue / subFlagged : NaN),
+    toneErrorRecall: round(toneRecall.rate),
+    toneFalseAlarm: round(toneFa.rate),
+    toneRecognition: round(toneRec.rate),
+    toneRecognitionHeldOut: loadToneModel().heldOutAccuracy,
+    omissionRecall: round(omRecall.rate),
+    integrityMeanAbsError: Math.round(10 * (integrityErr.reduce((a, b) => a + b, 0) / Math.max(1, integrityErr.length))) / 10,
+    insertionRecall: round(insRecall.rate),
+    seconds: Math.round((Date.now() - t0) / 1000),
+  };
+  const rows: [string, string, string][] = [
+    ['correct: median overall', String(figures.overallMedian), '>= 90'],
+    ['correct: 10th percentile overall', String(figures.overallP10), ''],
+    ['correct: false rejections', pct(fr.rate), '<= 5%'],
+    ['substitution: recall', pct(subRecall.rate), '>= 90%'],
+    ['substitution: precision', pct(figures.substitutionPrecision ?? NaN), '>= 90%'],
+    ['tone: error recall', pct(toneRecall.rate), '>= 85%'],
+    ['tone: false alarms', pct(toneFa.rate), '<= 10%'],
+    ['tone: recognition (training speaker)', pct(toneRec.rate), '>= 85%'],
+    ['tone: recognition (held-out half)', pct(figures.toneRecognitionHeldOut), '>= 85%'],
+    ['omission: recall of skipped', pct(omRecall.rate), '>= 95%'],
+    ['omission: |integrity - true read %|', String(figures.integrityMeanAbsError), ''],
+    ['insertion: recall (diagnosis on)', pct(insRecall.rate), ''],
+  ];
+  console.log(`Mandarin validity, ${list.length} sentences of ${path.basename(DATA)}, seed ${SEED}`);
+  for (const [name, value, target] of rows) console.log(`${name.padEnd(40)} ${value.padStart(8)}  ${target}`);
+  console.log(JSON.stringify(figures));
+}
+
+function round(x: number): number | null {
+  return Number.isNaN(x) ? null : Math.round(1000 * x) / 1000;
+}
+
+await main();
