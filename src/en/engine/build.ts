@@ -1,0 +1,124 @@
+/**
+ * Builds the typed English assessment from a plan, its alignment evidence, the frame signal
+ * and the fitted scores (pure; the engine does the I/O). Word status: skipped by the aligner
+ * → skipped (readType 2); read with accuracy under MISPRONOUNCED → mispronounced.
+ */
+import type { PhoneSegment } from '../../acoustic/types.js';
+import { alignPhonics, toArpabet } from '../lexicon/index.js';
+import type { EvaluationConfig } from '../../evaluation/config.js';
+import { clamp100, fromExpert, EXPERT_FULL, weightedOverall, weightsFor } from './dimensions.js';
+import type { ReadingEvidence, WordEvidence } from './evidence.js';
+import { judgePhones } from './phones.js';
+import type { ReadingPlan } from './plan.js';
+import type { ScoredReading, WordScores } from './score.js';
+import type { EnglishAssessment, PhoneAssessment, SentenceAssessment, WordAssessment } from './types.js';
+import { judgeProsody } from './prosody.js';
+
+/** A read word under this accuracy (0-100) is marked mispronounced. */
+export const MISPRONOUNCED = 50;
+
+export interface BuildInput {
+  config: EvaluationConfig;
+  plan: ReadingPlan;
+  evidence: ReadingEvidence;
+  scored: ScoredReading;
+  loop: readonly PhoneSegment[];
+  durationSec: number;
+  warnings: { code: number; message: string }[];
+}
+
+export function buildAssessment(input: BuildInput): EnglishAssessment {
+  const { config, plan, evidence, scored } = input;
+  const words = evidence.words.map((w, i) => buildWord(w, scored.words[i], input.loop));
+  const readShare = words.filter((w) => w.readStatus !== 'skipped').length / Math.max(1, words.length);
+  const prosody = judgeProsody(plan, scored);
+  const u = scored.utterance;
+  const dimensions = {
+    integrity: clamp100(readShare * 100),
+    accuracy: fromExpert(u.accuracy, EXPERT_FULL.utterance),
+    fluency: fromExpert(u.fluency, EXPERT_FULL.utterance),
+    readingSkill: prosody.readingSkill,
+    emotion: prosody.emotion,
+  };
+  if (!evidence.ok) for (const k of Object.keys(dimensions) as (keyof typeof dimensions)[]) dimensions[k] = 0;
+  const weights = weightsFor(plan.kind, config.gradeBand);
+  return {
+    language: config.language === 'en-GB' ? 'en-GB' : 'en-US',
+    dialect: plan.dialect,
+    kind: plan.kind,
+    text: plan.analysis,
+    durationSec: input.durationSec,
+    alignFailure: evidence.failure,
+    dimensions,
+    overall: weightedOverall(dimensions, weights),
+    weights,
+    expert: { ...u },
+    skill: prosody.skill,
+    fluencyMeasures: scored.fluency,
+    intonation: scored.intonation,
+    rearTone: scored.intonation.rearTone,
+    boundaries: scored.fluency.boundaries,
+    words,
+    sentences: buildSentences(plan, words, evidence.ok),
+    warnings: input.warnings,
+  };
+}
+
+function buildWord(w: WordEvidence, s: WordScores, loop: readonly PhoneSegment[]): WordAssessment {
+  const word = w.entry.word;
+  const phones: PhoneAssessment[] = judgePhones(w, s.phones, loop);
+  const accuracy = w.status === 'omitted' ? 0 : fromExpert(s.accuracy, EXPERT_FULL.word);
+  const overall = w.status === 'omitted' ? 0 : fromExpert(s.total, EXPERT_FULL.word);
+  const blocks = alignPhonics(word.spoken.join(''), w.pron.phones);
+  const phonics = blocks.map((b) => {
+    const ps = phones.slice(b.phoneStart, b.phoneStart + b.phones.length);
+    const mean = ps.length ? ps.reduce((a, p) => a + p.score, 0) / ps.length : overall;
+    return { spell: b.spell, overall: Math.round(mean) };
+  });
+  return {
+    index: word.index,
+    text: word.text,
+    beginIndex: word.beginIndex,
+    endIndex: word.endIndex,
+    parts: word.parts,
+    readType: w.status === 'omitted' ? 2 : 0,
+    readStatus: w.status === 'omitted' ? 'skipped' : accuracy < MISPRONOUNCED ? 'mispronounced' : 'correct',
+    accuracy,
+    stressScore: w.status === 'omitted' ? 0 : fromExpert(s.stress, EXPERT_FULL.word),
+    overall,
+    startFrame: w.startFrame,
+    endFrame: w.endFrame,
+    pauseAfterMs: w.pauseAfter * 10,
+    phones,
+    stress: s.stressJudgement.syllables,
+    phonics,
+    linkable: w.entry.linkable,
+    oov: w.entry.oov,
+    pronunciation: toArpabet(w.pron),
+    pronunciationSource: w.pron.source,
+  };
+}
+
+function buildSentences(plan: ReadingPlan, words: WordAssessment[], ok: boolean): SentenceAssessment[] {
+  return plan.analysis.sentences.map((s) => {
+    const ws = words.slice(s.firstWord, s.endWord);
+    const read = ws.filter((w) => w.readStatus !== 'skipped');
+    const mean = (f: (w: WordAssessment) => number) => (ws.length ? ws.reduce((a, w) => a + f(w), 0) / ws.length : 0);
+    const integrity = ws.length ? (read.length / ws.length) * 100 : 0;
+    const accuracy = mean((w) => w.accuracy);
+    const gaps = read.slice(0, -1).filter((w) => w.pauseAfterMs >= 500).length;
+    const fluency = ok && read.length ? clamp100(100 - 15 * gaps - (100 - integrity) * 0.5) : 0;
+    return {
+      index: s.index,
+      text: s.text,
+      firstWord: s.firstWord,
+      endWord: s.endWord,
+      overall: clamp100(0.6 * accuracy + 0.2 * integrity + 0.2 * fluency),
+      accuracy,
+      fluency,
+      integrity,
+      startFrame: read.length ? read[0].startFrame : 0,
+      endFrame: read.length ? read[read.length - 1].endFrame : 0,
+    };
+  });
+}

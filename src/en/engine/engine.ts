@@ -1,0 +1,90 @@
+/**
+ * The English read-aloud and connected-speech engine (en-US, en-GB; kinds word, sentence,
+ * passage, alpha, connected). One flow for every kind: plan the text (lexicon, all accepted
+ * pronunciations, optional word slots) → forced alignment with phones and GOP → frame signal
+ * (energy, F0) → fitted scores → typed assessment. Audio that does not match the text gives
+ * low scores and warnings, never an exception; text errors throw invalid() (40001).
+ */
+import type { AcousticBackend, PhoneSegment } from '../../acoustic/types.js';
+import type { DecodedAudio } from '../../audio/decode.js';
+import { analyzeQuality, QUALITY_WARNINGS } from '../../audio/quality.js';
+import type { EvaluationConfig } from '../../evaluation/config.js';
+import { invalid } from '../../errors.js';
+import { loadEnglishLexicon, type EnglishLexicon } from '../lexicon/index.js';
+import { loadEnglishScoringModel, type EnglishScoringModel } from '../scoring-model/model.js';
+import { assessConnectedSpeech, type ConnectedResult } from '../connected/assess.js';
+import { buildAssessment } from './build.js';
+import { readEvidence, type ReadingEvidence } from './evidence.js';
+import { planReading, type ReadingPlan } from './plan.js';
+import { scoreReading } from './score.js';
+import { measureSignal, type SignalFrames } from './signal.js';
+import type { EnglishAssessment } from './types.js';
+import { LOW_PHONE_SCORE } from './phones.js';
+
+export interface EnglishEngineDeps {
+  backend: AcousticBackend;
+  lexicon?: EnglishLexicon;
+  model?: EnglishScoringModel;
+}
+
+export interface EnglishEngine {
+  assess(config: EvaluationConfig, audio: DecodedAudio): Promise<EnglishAssessment>;
+  assessConnected(config: EvaluationConfig, audio: DecodedAudio): Promise<ConnectedResult>;
+}
+
+/** Everything one reading yields before presentation; shared by both kinds. */
+export interface AnalysedReading {
+  plan: ReadingPlan;
+  evidence: ReadingEvidence;
+  signal: SignalFrames;
+}
+
+export function createEnglishEngine(deps: EnglishEngineDeps): EnglishEngine {
+  let lexicon: Promise<EnglishLexicon> | null = deps.lexicon ? Promise.resolve(deps.lexicon) : null;
+  const model = deps.model ?? loadEnglishScoringModel();
+  const getLexicon = () => (lexicon ??= loadEnglishLexicon());
+
+  async function analyse(config: EvaluationConfig, audio: DecodedAudio): Promise<AnalysedReading> {
+    if (config.language !== 'en-US' && config.language !== 'en-GB') throw invalid(`the English engine does not score ${config.language}`);
+    const kind = config.coreType;
+    if (kind !== 'word' && kind !== 'sentence' && kind !== 'passage' && kind !== 'alpha' && kind !== 'connected') {
+      throw invalid(`coreType ${kind} is not a read-aloud kind of the English engine`);
+    }
+    const plan = planReading(await getLexicon(), config.referenceText, kind, config.language);
+    const result = await deps.backend.align('en', audio.pcm, plan.grammar, { phones: true, gop: true });
+    return { plan, evidence: readEvidence(plan, result), signal: measureSignal(audio.pcm) };
+  }
+
+  return {
+    async assess(config, audio) {
+      const { plan, evidence, signal } = await analyse(config, audio);
+      const scored = scoreReading(evidence, signal, model);
+      const lowPhones = scored.words.some((w) => w.phones.some((s) => (s / 1.8) * 100 < LOW_PHONE_SCORE));
+      const loop = evidence.ok && lowPhones ? await phoneLoop(deps.backend, audio, evidence) : [];
+      return buildAssessment({ config, plan, evidence, scored, loop, durationSec: audio.durationSec, warnings: warningsFor(audio, evidence) });
+    },
+    async assessConnected(config, audio) {
+      const reading = await analyse(config, audio);
+      const scored = scoreReading(reading.evidence, reading.signal, model);
+      return assessConnectedSpeech(reading, scored, warningsFor(audio, reading.evidence));
+    },
+  };
+}
+
+/** The free phone loop over the aligned speech only (what was heard for low-scored phones). */
+async function phoneLoop(backend: AcousticBackend, audio: DecodedAudio, ev: ReadingEvidence): Promise<PhoneSegment[]> {
+  return backend.phoneLoop('en', audio.pcm, { window: { startFrame: Math.max(0, ev.speechStart - 5), endFrame: ev.speechEnd + 5 } });
+}
+
+/**
+ * Audio quality warnings (1001-1005), plus 1001 when nothing could be aligned to the text and
+ * 1005 when more than half of the words were skipped (the spec's "suspected truncation").
+ */
+function warningsFor(audio: DecodedAudio, ev: ReadingEvidence): { code: number; message: string }[] {
+  const out = analyzeQuality(audio.pcm, audio.sampleRate).warnings.map((w) => ({ code: w.code, message: w.message }));
+  const has = (code: number) => out.some((w) => w.code === code);
+  if (!ev.ok && !has(1001)) out.push({ ...QUALITY_WARNINGS.NO_SPEECH });
+  const skipped = ev.words.filter((w) => w.status === 'omitted').length;
+  if (ev.ok && skipped * 2 > ev.words.length && !has(1005)) out.push({ ...QUALITY_WARNINGS.INCOMPLETE });
+  return out;
+}

@@ -1,0 +1,107 @@
+/**
+ * Acoustic evidence per reference word, read off one forced alignment: whether the aligner
+ * used the word's slot or skipped it (omission evidence), the pronunciation it chose, its
+ * phones with spans and GOP (Witt & Young 2000, nats per 10 ms frame, <= 0), and the silence
+ * after it. Pure: alignment in, evidence out.
+ */
+import type { AlignFailure, AlignResult, UnitSegment } from '../../acoustic/types.js';
+import type { Pronunciation, WordEntry } from '../lexicon/index.js';
+import { isVowel } from '../lexicon/index.js';
+import { chosenPronunciation, type ReadingPlan } from './plan.js';
+
+export interface PhoneEvidence {
+  phone: string;
+  /** Lexical stress for vowels (0, 1, 2), null for consonants. */
+  stress: 0 | 1 | 2 | null;
+  startFrame: number;
+  endFrame: number;
+  /** GOP in nats per frame (0 best); a phone without loop evidence gets the word's mean. */
+  gop: number;
+}
+
+export interface WordEvidence {
+  index: number;
+  entry: WordEntry;
+  /** The aligner used the slot ('read') or skipped it ('omitted'). */
+  status: 'read' | 'omitted';
+  pron: Pronunciation;
+  startFrame: number;
+  endFrame: number;
+  phones: PhoneEvidence[];
+  /** Silence and fillers between this word's end and the next read word's start, frames. */
+  pauseAfter: number;
+}
+
+export interface ReadingEvidence {
+  ok: boolean;
+  failure: AlignFailure | null;
+  frames: number;
+  words: WordEvidence[];
+  /** First and last frame of aligned speech (0 when nothing aligned). */
+  speechStart: number;
+  speechEnd: number;
+}
+
+/** GOP given to the phones of a skipped word: far below any aligned phone (p1 of so762 ≈ −9). */
+export const SKIPPED_GOP = -12;
+
+export function readEvidence(plan: ReadingPlan, result: AlignResult): ReadingEvidence {
+  const units = result.ok ? result.units.filter((u) => u.slot >= 0) : [];
+  const bySlot = new Map<number, UnitSegment>();
+  for (const u of units) bySlot.set(u.slot, u);
+  const words = plan.entries.map((entry, i) => wordEvidence(entry, i, bySlot.get(i)));
+  fillPauses(words, result.ok ? result.units : []);
+  const read = words.filter((w) => w.status === 'read');
+  return {
+    ok: result.ok,
+    failure: result.ok ? null : result.reason,
+    frames: result.ok ? result.frames : 0,
+    words,
+    speechStart: read.length ? read[0].startFrame : 0,
+    speechEnd: read.length ? read[read.length - 1].endFrame : 0,
+  };
+}
+
+function wordEvidence(entry: WordEntry, index: number, unit: UnitSegment | undefined): WordEvidence {
+  const pron = chosenPronunciation(entry, unit?.pron ?? 0);
+  if (!unit) {
+    return { index, entry, status: 'omitted', pron, startFrame: -1, endFrame: -1, phones: skippedPhones(pron), pauseAfter: 0 };
+  }
+  const gops = unit.phones.map((p) => p.gop).filter((g): g is number => g !== undefined);
+  const meanGop = gops.length ? gops.reduce((a, b) => a + b, 0) / gops.length : SKIPPED_GOP;
+  let vowel = 0;
+  const phones = unit.phones.map((p) => ({
+    phone: p.phone,
+    stress: isVowel(p.phone) ? (pron.stress[vowel++] ?? 0) : null,
+    startFrame: p.startFrame,
+    endFrame: p.endFrame,
+    gop: p.gop ?? meanGop,
+  }));
+  return { index, entry, status: 'read', pron, startFrame: unit.startFrame, endFrame: unit.endFrame, phones, pauseAfter: 0 };
+}
+
+function skippedPhones(pron: Pronunciation): PhoneEvidence[] {
+  let vowel = 0;
+  return pron.phones.map((phone) => ({
+    phone,
+    stress: isVowel(phone) ? (pron.stress[vowel++] ?? 0) : null,
+    startFrame: -1,
+    endFrame: -1,
+    gop: SKIPPED_GOP,
+  }));
+}
+
+/** Pause after a read word: frames of non-word units up to the next read word. */
+function fillPauses(words: WordEvidence[], units: readonly UnitSegment[]): void {
+  const read = words.filter((w) => w.status === 'read');
+  for (let k = 0; k + 1 < read.length; k++) {
+    const from = read[k].endFrame;
+    const to = read[k + 1].startFrame;
+    let gap = 0;
+    for (const u of units) {
+      if (u.slot >= 0 || u.endFrame <= from || u.startFrame >= to) continue;
+      gap += Math.min(u.endFrame, to) - Math.max(u.startFrame, from);
+    }
+    read[k].pauseAfter = Math.max(gap, to - from > 0 ? to - from : 0);
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * Fluency and phrasing measurements from the word alignment (pure).
+ *
+ * Rate: words per minute over the span from the first to the last read word (leading and
+ * trailing silence excluded), and articulation rate in phones per second of phonation.
+ * Pauses: silent gaps between read words of at least PAUSE_MS (Goldman-Eisler 1968 and most
+ * L2 fluency work count silences from 200-250 ms; Kormos & Dénes 2004). Phrasing judges each
+ * word boundary: where the text has punctuation a break is expected, inside a clause a long
+ * pause is a hesitation (Cucchiarini et al. 2002 on pause placement and rated fluency).
+ */
+import type { ReadingEvidence } from './evidence.js';
+
+/** Shortest silence counted as a pause, ms. */
+export const PAUSE_MS = 250;
+/** Pause inside a clause longer than this is a hesitation that breaks the phrase, ms. */
+export const HESITATION_MS = 500;
+/** A sentence or clause boundary read with less than this is run through, ms. */
+export const MIN_BREAK_MS = 120;
+
+export interface BoundaryPhrasing {
+  /** Index of the word before the boundary. */
+  afterWord: number;
+  /** The text has punctuation here (a break is expected). */
+  expectBreak: boolean;
+  /** Sentence end (stronger break) as against a clause boundary. */
+  sentenceEnd: boolean;
+  pauseMs: number;
+  /** Our judgement: a break where one belongs, none where none belongs. */
+  appropriate: boolean;
+}
+
+export interface FluencyMeasures {
+  wordsRead: number;
+  speechSeconds: number;
+  wordsPerMinute: number;
+  phonesPerSecond: number;
+  pauseCount: number;
+  /** Total silence between words, seconds. */
+  pauseSeconds: number;
+  /** Pauses inside clauses longer than HESITATION_MS. */
+  hesitations: number;
+  meanPauseMs: number;
+  boundaries: BoundaryPhrasing[];
+}
+
+export function measureFluency(ev: ReadingEvidence): FluencyMeasures {
+  const read = ev.words.filter((w) => w.status === 'read');
+  const speechSeconds = Math.max(0.01, (ev.speechEnd - ev.speechStart) / 100);
+  let phoneFrames = 0;
+  let phones = 0;
+  for (const w of read) {
+    phoneFrames += w.endFrame - w.startFrame;
+    phones += w.phones.length;
+  }
+  const boundaries: BoundaryPhrasing[] = [];
+  let pauseCount = 0;
+  let pauseFrames = 0;
+  let hesitations = 0;
+  for (let k = 0; k + 1 < read.length; k++) {
+    const w = read[k];
+    const pauseMs = Math.max(0, read[k + 1].startFrame - w.endFrame) * 10;
+    const punct = w.entry.word.punctuationAfter;
+    const sentenceEnd = read[k + 1].entry.word.sentenceIndex !== w.entry.word.sentenceIndex;
+    const expectBreak = punct !== '' || sentenceEnd;
+    if (pauseMs >= PAUSE_MS) {
+      pauseCount++;
+      pauseFrames += pauseMs / 10;
+    }
+    if (!expectBreak && pauseMs >= HESITATION_MS) hesitations++;
+    const appropriate = expectBreak ? pauseMs >= MIN_BREAK_MS : pauseMs < HESITATION_MS;
+    boundaries.push({ afterWord: w.index, expectBreak, sentenceEnd, pauseMs, appropriate });
+  }
+  return {
+    wordsRead: read.length,
+    speechSeconds,
+    wordsPerMinute: (read.length / speechSeconds) * 60,
+    phonesPerSecond: phoneFrames > 0 ? phones / (phoneFrames / 100) : 0,
+    pauseCount,
+    pauseSeconds: pauseFrames / 100,
+    hesitations,
+    meanPauseMs: pauseCount ? (pauseFrames * 10) / pauseCount : 0,
+    boundaries,
+  };
+}

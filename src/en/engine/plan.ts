@@ -1,0 +1,57 @@
+/**
+ * The reading plan: the reference text analysed, every word with all its accepted
+ * pronunciations, and the slot grammar the acoustic backend aligns. Every word slot is
+ * optional, so a word the reader left out (or replaced by another word) is skipped by the
+ * aligner instead of being stretched over the neighbours' audio; the skip is the omission
+ * evidence. Text errors (empty, only punctuation, over 1,000 characters, non-letters in
+ * `alpha`) throw `invalid()` (40001) from the text layer.
+ */
+import type { EnglishTextKind } from '../text/types.js';
+import { analyzeEnglishText } from '../text/index.js';
+import type { EnglishTextAnalysis } from '../text/types.js';
+import { lookupText, type EnglishDialect, type EnglishLexicon, type WordEntry } from '../lexicon/index.js';
+import type { GrammarSpec } from '../../acoustic/types.js';
+
+export interface ReadingPlan {
+  kind: EnglishTextKind;
+  dialect: EnglishDialect;
+  analysis: EnglishTextAnalysis;
+  entries: WordEntry[];
+  grammar: GrammarSpec;
+}
+
+export function planReading(lexicon: EnglishLexicon, referenceText: string, kind: EnglishTextKind, dialect: EnglishDialect): ReadingPlan {
+  const analysis = analyzeEnglishText(referenceText, { kind });
+  const entries = lookupText(lexicon, analysis, { dialect });
+  return { kind, dialect, analysis, entries, grammar: grammarOf(entries, true) };
+}
+
+/** One slot per read word, every accepted pronunciation an alternative (distinct phone strings). */
+export function grammarOf(entries: readonly WordEntry[], optional: boolean): GrammarSpec {
+  return {
+    slots: entries.map((e) => {
+      const seen = new Set<string>();
+      const prons: string[][] = [];
+      for (const p of e.prons) {
+        const key = p.phones.join(' ');
+        if (p.phones.length === 0 || seen.has(key)) continue;
+        seen.add(key);
+        prons.push(p.phones);
+      }
+      return { optional, alternatives: [{ label: String(e.word.index), prons }] };
+    }),
+    optionalSilence: true,
+  };
+}
+
+/** The pronunciation of `entry` whose phones the aligner chose (alternative index into distinct prons). */
+export function chosenPronunciation(entry: WordEntry, pronIndex: number) {
+  const seen = new Set<string>();
+  const distinct = entry.prons.filter((p) => {
+    const key = p.phones.join(' ');
+    if (p.phones.length === 0 || seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  return distinct[pronIndex] ?? distinct[0];
+}

@@ -1,0 +1,103 @@
+/**
+ * The typed English assessment the engine returns; presenters shape it into the spec's
+ * response. Scores are 0-100 before the caller's slack, scale and precision are applied
+ * (dimensions.ts does that). Times are 10 ms frames, end exclusive.
+ */
+import type { AlignFailure } from '../../acoustic/types.js';
+import type { EnglishDialect } from '../lexicon/index.js';
+import type { EnglishTextAnalysis, EnglishTextKind } from '../text/types.js';
+import type { BoundaryPhrasing, FluencyMeasures } from './fluency.js';
+import type { IntonationMeasures, RearTone } from './intonation.js';
+import type { SyllableStress } from './stress.js';
+
+/** Per-phone mispronunciation type (the spec's `phonemes[]` item carries it as `error_type`). */
+export type PhoneError = 'substitution' | 'deletion' | 'insertion' | null;
+
+export interface PhoneAssessment {
+  /** Expected phone (ARPAbet of the acoustic model). */
+  expected: string;
+  /** What the free phone loop heard over the span, when it differs from `expected`. */
+  heard: string | null;
+  /** For an insertion: the extra phone heard after this one (e.g. an epenthetic vowel). */
+  inserted: string | null;
+  error: PhoneError;
+  /** 0-100. */
+  score: number;
+  gop: number;
+  startFrame: number;
+  endFrame: number;
+  vowel: boolean;
+}
+
+export type ReadStatus = 'correct' | 'mispronounced' | 'skipped';
+
+export interface WordAssessment {
+  index: number;
+  text: string;
+  beginIndex: number;
+  endIndex: number;
+  parts: { part: string; beginIndex: number; endIndex: number }[];
+  /** 0 inside the reference, 2 omission (insertions and repetitions are not detected yet). */
+  readType: 0 | 2;
+  readStatus: ReadStatus;
+  /** 0-100 each. */
+  accuracy: number;
+  stressScore: number;
+  overall: number;
+  startFrame: number;
+  endFrame: number;
+  pauseAfterMs: number;
+  phones: PhoneAssessment[];
+  stress: SyllableStress[];
+  phonics: { spell: string; overall: number }[];
+  linkable: boolean;
+  oov: boolean;
+  /** The accepted pronunciation the reader used (phones with stress digits). */
+  pronunciation: string;
+  pronunciationSource: string;
+}
+
+export interface SentenceAssessment {
+  index: number;
+  text: string;
+  firstWord: number;
+  endWord: number;
+  overall: number;
+  accuracy: number;
+  fluency: number;
+  integrity: number;
+  startFrame: number;
+  endFrame: number;
+}
+
+export interface Dimensions {
+  integrity: number;
+  accuracy: number;
+  fluency: number;
+  readingSkill: number;
+  emotion: number;
+}
+
+export interface EnglishAssessment {
+  language: 'en-US' | 'en-GB';
+  dialect: EnglishDialect;
+  kind: EnglishTextKind;
+  text: EnglishTextAnalysis;
+  durationSec: number;
+  /** Alignment could not be made at all: scores are floor values and a 1001 warning is set. */
+  alignFailure: AlignFailure | null;
+  dimensions: Dimensions;
+  /** Weighted by gradeBand, 0-100. */
+  overall: number;
+  weights: Record<keyof Dimensions, number>;
+  /** speechocean762-scale utterance scores (0-10) from the fitted model. */
+  expert: { accuracy: number; completeness: number; fluency: number; prosodic: number; total: number };
+  skill: { phrasing: number; stress: number; intonation: number; prosodic: number };
+  fluencyMeasures: FluencyMeasures;
+  intonation: IntonationMeasures;
+  rearTone: RearTone;
+  boundaries: BoundaryPhrasing[];
+  words: WordAssessment[];
+  sentences: SentenceAssessment[];
+  warnings: { code: number; message: string }[];
+}

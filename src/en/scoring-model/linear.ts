@@ -1,0 +1,107 @@
+/**
+ * Small linear models with standardised inputs, the form every fitted map of the English
+ * scoring model takes: y = bias + Σ w_i (x_i − mean_i) / std_i, clamped to the target's range.
+ * Fitting is ridge regression (Hoerl & Kennard 1970) by the normal equations, solved with
+ * Gaussian elimination and partial pivoting; the models have at most a few dozen inputs.
+ * Pure: arrays in, numbers out.
+ */
+
+export interface LinearModel {
+  /** Feature names, in input order (documentation and a guard against stale files). */
+  names: string[];
+  mean: number[];
+  std: number[];
+  weights: number[];
+  bias: number;
+  /** Output range of the target (e.g. 0..2 for phones, 0..10 for words and utterances). */
+  min: number;
+  max: number;
+}
+
+export function predict(model: LinearModel, x: readonly number[]): number {
+  let y = model.bias;
+  for (let i = 0; i < model.weights.length; i++) {
+    const v = Number.isFinite(x[i]) ? x[i] : model.mean[i];
+    y += (model.weights[i] * (v - model.mean[i])) / model.std[i];
+  }
+  return Math.min(model.max, Math.max(model.min, y));
+}
+
+/** Ridge fit of y on rows of X; `lambda` is the penalty per standardised weight, times n. */
+export function fitRidge(names: string[], X: readonly number[][], y: readonly number[], range: [number, number], lambda = 1): LinearModel {
+  const n = X.length;
+  const d = names.length;
+  const mean = new Array<number>(d).fill(0);
+  const std = new Array<number>(d).fill(0);
+  for (const row of X) for (let j = 0; j < d; j++) mean[j] += finite(row[j]) / n;
+  for (const row of X) for (let j = 0; j < d; j++) std[j] += (finite(row[j]) - mean[j]) ** 2 / n;
+  for (let j = 0; j < d; j++) std[j] = Math.sqrt(std[j]) || 1;
+  const yMean = y.reduce((a, b) => a + b, 0) / n;
+  const A = Array.from({ length: d }, () => new Array<number>(d).fill(0));
+  const b = new Array<number>(d).fill(0);
+  for (let r = 0; r < n; r++) {
+    const z = X[r].map((v, j) => (finite(v) - mean[j]) / std[j]);
+    for (let i = 0; i < d; i++) {
+      b[i] += z[i] * (y[r] - yMean);
+      for (let j = 0; j < d; j++) A[i][j] += z[i] * z[j];
+    }
+  }
+  for (let i = 0; i < d; i++) A[i][i] += lambda * n * 0.01;
+  const weights = solve(A, b);
+  return { names, mean, std, weights, bias: yMean, min: range[0], max: range[1] };
+}
+
+function finite(v: number): number {
+  return Number.isFinite(v) ? v : 0;
+}
+
+/** Solves A w = b (A symmetric positive definite after the ridge term). */
+function solve(A: number[][], b: number[]): number[] {
+  const d = b.length;
+  const M = A.map((row, i) => [...row, b[i]]);
+  for (let c = 0; c < d; c++) {
+    let p = c;
+    for (let r = c + 1; r < d; r++) if (Math.abs(M[r][c]) > Math.abs(M[p][c])) p = r;
+    [M[c], M[p]] = [M[p], M[c]];
+    const pivot = M[c][c] || 1e-12;
+    for (let r = 0; r < d; r++) {
+      if (r === c) continue;
+      const f = M[r][c] / pivot;
+      for (let k = c; k <= d; k++) M[r][k] -= f * M[c][k];
+    }
+  }
+  return M.map((row, i) => row[d] / (row[i] || 1e-12));
+}
+
+/** Pearson correlation of two equal-length series (NaN when either is constant). */
+export function pearson(a: readonly number[], b: readonly number[]): number {
+  const n = a.length;
+  const ma = a.reduce((s, v) => s + v, 0) / n;
+  const mb = b.reduce((s, v) => s + v, 0) / n;
+  let sab = 0;
+  let saa = 0;
+  let sbb = 0;
+  for (let i = 0; i < n; i++) {
+    sab += (a[i] - ma) * (b[i] - mb);
+    saa += (a[i] - ma) ** 2;
+    sbb += (b[i] - mb) ** 2;
+  }
+  return sab / Math.sqrt(saa * sbb);
+}
+
+/** Spearman rank correlation: Pearson of average ranks (ties share their mean rank). */
+export function spearman(a: readonly number[], b: readonly number[]): number {
+  return pearson(ranks(a), ranks(b));
+}
+
+function ranks(v: readonly number[]): number[] {
+  const order = v.map((x, i) => [x, i] as const).sort((p, q) => p[0] - q[0]);
+  const out = new Array<number>(v.length);
+  for (let i = 0; i < order.length; ) {
+    let j = i;
+    while (j + 1 < order.length && order[j + 1][0] === order[i][0]) j++;
+    for (let k = i; k <= j; k++) out[order[k][1]] = (i + j) / 2;
+    i = j + 1;
+  }
+  return out;
+}
