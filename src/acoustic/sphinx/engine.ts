@@ -42,6 +42,16 @@ export const MIN_ALIGN_FRAMES = 10;
  */
 export const INSERTION_WIP = 1e-10;
 
+/**
+ * Audio whose loudest 10 ms frame stays below this RMS (about -60 dBFS of 16-bit full scale) is
+ * silence: the grammar search would otherwise stretch the words over it, since wide beams
+ * keep every path alive.
+ */
+export const SILENCE_RMS = 32;
+
+/** Less free-loop speech than this (0.1 s) makes a failed alignment 'no-speech'. */
+const MIN_SPEECH_FRAMES = 10;
+
 const LOOP_SEARCH = 'loop';
 const ALIGN_SEARCH = 'align';
 
@@ -82,18 +92,21 @@ export class SphinxEngine {
     if (frames < MIN_ALIGN_FRAMES) {
       return { ok: false, reason: 'too-short', message: `audio of ${frames * 10} ms is too short to align` };
     }
+    if (peakFrameRms(audio) < SILENCE_RMS) {
+      return { ok: false, reason: 'no-speech', message: 'the audio is silent' };
+    }
     if (grammar.slots.length === 0) throw new Error('a grammar needs at least one slot');
     const compiled = compileGrammar(grammar, le.phones);
     const wip = grammar.allowInsertions ? INSERTION_WIP : le.wip;
     const pass = decodeGrammar(le.decoder, compiled, audio, (words) => parseSlots(words, grammar), wip);
-    if (!pass.ok) return failure(pass.segments);
+    if (!pass.ok) return this.failure(le, audio, 'alignment');
     let units = buildUnits(pass.segments, pass.parsed, grammar, offset);
     if (opts.phones || opts.gop) {
       const perUnit = units.filter(isContentUnit).map((u) => unitPhones(u, grammar));
       const expected = perUnit.flat();
       const seq = compilePhoneSequence(expected);
       const phonePass = decodeGrammar(le.decoder, seq, audio, (words) => sameSequence(words, expected), le.wip);
-      if (!phonePass.ok) return failure(phonePass.segments, 'phone-level alignment');
+      if (!phonePass.ok) return this.failure(le, audio, 'phone-level alignment');
       units = refineWithPhones(units, phonePass.segments, perUnit, offset);
       if (opts.gop) {
         const loop = this.loopSegments(le, audio, offset);
@@ -112,6 +125,20 @@ export class SphinxEngine {
   close(): void {
     for (const le of this.langs.values()) le.decoder.free();
     this.langs.clear();
+  }
+
+  /**
+   * A grammar that no beam could fit: 'no-speech' when the free phone loop hears less than
+   * MIN_SPEECH_FRAMES of phones (all silence or noise), 'no-match' otherwise.
+   */
+  private failure(le: LangEngine, audio: Int16Array, what: string): AlignResult {
+    const speech = this.loopSegments(le, audio, 0)
+      .filter((s) => !isNonSpeech(s.phone))
+      .reduce((n, s) => n + s.endFrame - s.startFrame, 0);
+    if (speech < MIN_SPEECH_FRAMES) {
+      return { ok: false, reason: 'no-speech', message: `${what}: no speech was found in the audio` };
+    }
+    return { ok: false, reason: 'no-match', message: `${what}: the audio does not match the text` };
   }
 
   private loopSegments(le: LangEngine, audio: Int16Array, offset: number): PhoneSegment[] {
@@ -176,11 +203,19 @@ function sameSequence(words: string[], expected: string[]): true | null {
   return words.every((w, i) => phonesOfWord(w)[0] === expected[i]) ? true : null;
 }
 
-function failure(segments: DecodedSegment[], what = 'alignment'): AlignResult {
-  if (!segments.some((s) => isPronWord(s.word))) {
-    return { ok: false, reason: 'no-speech', message: `${what}: no speech matching the text was found` };
+function peakFrameRms(audio: Int16Array): number {
+  let peak = 0;
+  for (let start = 0; start + SAMPLES_PER_FRAME <= audio.length; start += SAMPLES_PER_FRAME) {
+    let sum = 0;
+    for (let i = start; i < start + SAMPLES_PER_FRAME; i++) sum += audio[i] * audio[i];
+    peak = Math.max(peak, sum);
   }
-  return { ok: false, reason: 'no-match', message: `${what}: the audio does not match the text` };
+  return Math.sqrt(peak / SAMPLES_PER_FRAME);
+}
+
+/** Silence and the models' noise units (SIL, +NOISE+, <sil>, [NOISE]). */
+export function isNonSpeech(phone: string): boolean {
+  return phone === 'SIL' || /^[+<[]/.test(phone);
 }
 
 function cut(pcm: Int16Array, window?: FrameWindow): { audio: Int16Array; offset: number } {
