@@ -97,6 +97,7 @@ function presentWord(u: UnitAssessment, config: EvaluationConfig, sh: Shape): Re
       tone: score(u.tone?.score ?? (u.tone ? null : u.pronunciation)),
       overall_pron: score(u.pronunciation),
       prominence: u.prominence,
+      ...Object.fromEntries(Object.entries(u.extraScores ?? {}).map(([k, v]) => [k, score(v)])),
     },
     span: u.span ?? { start: 0, end: 0 },
     pause: { type: u.pauseAfter.type, duration: u.pauseAfter.duration },
@@ -104,7 +105,7 @@ function presentWord(u: UnitAssessment, config: EvaluationConfig, sh: Shape): Re
     word_parts: [],
   };
   if (config.phonemeOutput) {
-    item.phonemes = u.phones.map((p) => ({ phoneme: p.phoneme, phone: p.phone, category: p.category, pronunciation: Math.round(p.pronunciation), tone_index: p.toneIndex, span: p.span }));
+    item.phonemes = u.phones.map((p) => ({ phoneme: p.phoneme, phone: p.phone, category: p.category, pronunciation: Math.round(p.pronunciation), tone_index: p.toneIndex, span: p.span, ...p.extra }));
   }
   for (const [k, v] of Object.entries(u.extra)) if (k !== 'scores') item[k] = v;
   return item;

@@ -26,6 +26,8 @@ export interface PhoneAssessment {
   /** Tone index the phone carries (`toneN` on Mandarin finals, '' otherwise). */
   toneIndex: string;
   span: Span;
+  /** Language-specific phoneme fields copied as they are (English: `error_type`, `inserted`). */
+  extra?: Record<string, unknown>;
 }
 
 export interface ToneAssessment {
@@ -62,6 +64,8 @@ export interface UnitAssessment {
   phones: PhoneAssessment[];
   /** Language-specific fields the presenter copies into `words[]` (pinyin, stress, phonics…). */
   extra: Record<string, unknown>;
+  /** Language-specific raw 0–100 word scores added to `scores` and shaped like the others (English: `stress`). */
+  extraScores?: Record<string, number>;
   /** What was heard (Mandarin: toneless syllable and final), for `asrText.alignment[]`. */
   heard: { text: string; syllable: string | null; final: string | null } | null;
 }

@@ -3,11 +3,11 @@
  * scale and precision applied to the scores (raw metrics stay in their own units).
  */
 import type { EvaluationConfig } from '../../evaluation/config.js';
-import { shape } from '../engine/dimensions.js';
+import { applySlack, shapeScore } from '../../assessment/shaping.js';
 import type { ConnectedResult } from './assess.js';
 
 export function presentConnected(r: ConnectedResult, config: Pick<EvaluationConfig, 'slack' | 'scale' | 'precision'>): Record<string, unknown> {
-  const s = (v: number) => shape(v, config);
+  const s = (v: number) => shapeScore(applySlack(v, config.slack), config.scale, config.precision);
   return {
     connected_overall: s(r.connectedOverall),
     linking: s(r.linking),

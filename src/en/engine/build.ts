@@ -6,7 +6,8 @@
 import type { PhoneSegment } from '../../acoustic/types.js';
 import { alignPhonics, toArpabet } from '../lexicon/index.js';
 import type { EvaluationConfig } from '../../evaluation/config.js';
-import { clamp100, fromExpert, EXPERT_FULL, weightedOverall, weightsFor } from './dimensions.js';
+import { GRADE_BAND_WEIGHTS, weightedOverall } from '../../assessment/shaping.js';
+import { clamp100, fromExpert, EXPERT_FULL } from './dimensions.js';
 import type { ReadingEvidence, WordEvidence } from './evidence.js';
 import { judgePhones } from './phones.js';
 import type { ReadingPlan } from './plan.js';
@@ -41,7 +42,7 @@ export function buildAssessment(input: BuildInput): EnglishAssessment {
     emotion: prosody.emotion,
   };
   if (!evidence.ok) for (const k of Object.keys(dimensions) as (keyof typeof dimensions)[]) dimensions[k] = 0;
-  const weights = weightsFor(plan.kind, config.gradeBand);
+  const weights = GRADE_BAND_WEIGHTS[config.gradeBand];
   return {
     language: config.language === 'en-GB' ? 'en-GB' : 'en-US',
     dialect: plan.dialect,
@@ -77,6 +78,7 @@ function buildWord(w: WordEvidence, s: WordScores, loop: readonly PhoneSegment[]
   });
   return {
     index: word.index,
+    sentenceIndex: word.sentenceIndex,
     text: word.text,
     beginIndex: word.beginIndex,
     endIndex: word.endIndex,

@@ -19,6 +19,8 @@ import { planReading, type ReadingPlan } from './plan.js';
 import { scoreReading } from './score.js';
 import { measureSignal, type SignalFrames } from './signal.js';
 import type { EnglishAssessment } from './types.js';
+import type { Assessment } from '../../assessment/types.js';
+import { toAssessment } from './assessment.js';
 import { LOW_PHONE_SCORE } from './phones.js';
 
 export interface EnglishEngineDeps {
@@ -28,7 +30,10 @@ export interface EnglishEngineDeps {
 }
 
 export interface EnglishEngine {
-  assess(config: EvaluationConfig, audio: DecodedAudio): Promise<EnglishAssessment>;
+  /** The shared Assessment, for src/assessment's presentReadAloud. */
+  assess(config: EvaluationConfig, audio: DecodedAudio): Promise<Assessment>;
+  /** Everything measured (scores before slack), for tools, reports and tests. */
+  inspect(config: EvaluationConfig, audio: DecodedAudio): Promise<EnglishAssessment>;
   assessConnected(config: EvaluationConfig, audio: DecodedAudio): Promise<ConnectedResult>;
 }
 
@@ -55,8 +60,11 @@ export function createEnglishEngine(deps: EnglishEngineDeps): EnglishEngine {
     return { plan, evidence: readEvidence(plan, result), signal: measureSignal(audio.pcm) };
   }
 
-  return {
+  const engine: EnglishEngine = {
     async assess(config, audio) {
+      return toAssessment(await engine.inspect(config, audio), config);
+    },
+    async inspect(config, audio) {
       const { plan, evidence, signal } = await analyse(config, audio);
       const scored = scoreReading(evidence, signal, model);
       const lowPhones = scored.words.some((w) => w.phones.some((s) => (s / 1.8) * 100 < LOW_PHONE_SCORE));
@@ -69,6 +77,7 @@ export function createEnglishEngine(deps: EnglishEngineDeps): EnglishEngine {
       return assessConnectedSpeech(reading, scored, warningsFor(audio, reading.evidence));
     },
   };
+  return engine;
 }
 
 /** The free phone loop over the aligned speech only (what was heard for low-scored phones). */

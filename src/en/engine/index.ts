@@ -1,6 +1,6 @@
 export { createEnglishEngine, type EnglishEngine, type EnglishEngineDeps } from './engine.js';
-export { presentEnglishReadAloud } from './present.js';
+export { toAssessment } from './assessment.js';
 export { createInProcessEnglishBackend } from './sphinx-backend.js';
-export type { EnglishAssessment, WordAssessment, PhoneAssessment, SentenceAssessment, Dimensions } from './types.js';
+export type { EnglishAssessment, WordAssessment, PhoneAssessment, SentenceAssessment } from './types.js';
 export { presentConnected } from '../connected/present.js';
 export type { ConnectedResult } from '../connected/assess.js';

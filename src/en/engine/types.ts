@@ -1,7 +1,7 @@
 /**
- * The typed English assessment the engine returns; presenters shape it into the spec's
- * response. Scores are 0-100 before the caller's slack, scale and precision are applied
- * (dimensions.ts does that). Times are 10 ms frames, end exclusive.
+ * The detailed English reading the engine builds before it becomes the shared Assessment
+ * (assessment.ts): everything measured, for the presenter, tools and reports. Scores are
+ * 0-100 before the caller's slack, scale and precision. Times are 10 ms frames, end exclusive.
  */
 import type { AlignFailure } from '../../acoustic/types.js';
 import type { EnglishDialect } from '../lexicon/index.js';
@@ -33,6 +33,7 @@ export type ReadStatus = 'correct' | 'mispronounced' | 'skipped';
 
 export interface WordAssessment {
   index: number;
+  sentenceIndex: number;
   text: string;
   beginIndex: number;
   endIndex: number;
