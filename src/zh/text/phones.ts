@@ -58,13 +58,20 @@ function computePhones(syllable: string): string[] {
   return [syllable[0] === 'a' ? 'as' : syllable[0] === 'o' ? 'os' : 'es', final];
 }
 
+const INTERJECTIONS = new Set(['m', 'n', 'ng', 'hm', 'hng']);
 const TO_PHONES = new Map<string, readonly string[]>();
 const TO_SYLLABLE = new Map<string, string>();
 for (const s of ALL_SYLLABLES) {
+  if (INTERJECTIONS.has(s)) {
+    TO_PHONES.set(s, Object.freeze(computePhones(s)));
+    continue;
+  }
   const phones = computePhones(s);
   TO_PHONES.set(s, Object.freeze(phones));
   TO_SYLLABLE.set(phones.join(' '), s);
 }
+// The syllabic nasals n, ng, hng sound like en, eng, heng to this model: those keep the phones.
+for (const s of INTERJECTIONS) if (!TO_SYLLABLE.has(TO_PHONES.get(s)!.join(' '))) TO_SYLLABLE.set(TO_PHONES.get(s)!.join(' '), s);
 /**
  * Minority transcriptions that also occur in the dictionary, accepted by phonesToSyllable so
  * that phone strings from either convention map back (e.g. y uan, zh i, x u, an).
@@ -93,9 +100,15 @@ export function phonesToSyllable(phones: readonly string[]): string | null {
   return TO_SYLLABLE.get(phones.join(' ')) ?? null;
 }
 
-/** Every toneless syllable the model can represent (all of ALL_SYLLABLES: each maps to model phones). */
+const COMPETITORS: readonly string[] = ALL_SYLLABLES.filter((s) => !INTERJECTIONS.has(s));
+
+/**
+ * The toneless syllables to use as competitors (free-syllable decoding, confusion sets): every
+ * syllable of the inventory except the interjections m, n, ng, hm, hng, which either share
+ * their phones with en, eng, heng or are not read in reference texts.
+ */
 export function modelSyllables(): readonly string[] {
-  return ALL_SYLLABLES;
+  return COMPETITORS;
 }
 
 /** Splits a syllable's phones into the initial phone ('' if none) and the final phone. */
