@@ -8,7 +8,7 @@ import { analyzeMandarinText } from '../src/zh/text/analyze.js';
 const PASSAGE =
   '春天来了，小草从地下探出头来，花儿也都开了。我们一起去公园散步，看见3.5米高的大树上有两只小鸟在唱歌。' +
   '妈妈说：“一年之计在于春。”我想，我也要好好学习，不辜负这美好的时光！';
-const text = Array.from(PASSAGE).slice(0, 99).join('');
+const text = Array.from(PASSAGE + PASSAGE).slice(0, 99).join('');
 for (let i = 0; i < 200; i++) analyzeMandarinText(text + (i % 10));
 const batches: number[] = [];
 for (let b = 0; b < 15; b++) {
