@@ -54,6 +54,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   // Infrastructure.
   registerErrorHandler(app);
+  drainOnClose(app);
   await app.register(swagger, {
     openapi: {
       info: { title: 'Kouyu spoken-language assessment API', version: '2.0.0' },
@@ -94,4 +95,20 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   return app;
+}
+
+/**
+ * Graceful shutdown: Fastify stops accepting and lets in-flight requests finish, but a
+ * keep-alive connection that becomes idle after `close()` began would be held until the
+ * keep-alive timeout (72 s). While closing, idle connections are closed as soon as they idle.
+ */
+function drainOnClose(app: FastifyInstance): void {
+  let timer: NodeJS.Timeout | null = null;
+  app.addHook('preClose', async () => {
+    timer = setInterval(() => app.server.closeIdleConnections(), 50);
+    timer.unref();
+  });
+  app.addHook('onClose', async () => {
+    if (timer) clearInterval(timer);
+  });
 }
