@@ -21,7 +21,6 @@ import { pitchContext, toneEvidence } from '../tone/extract.js';
 import { alignReading, type ReadingAlignment } from './align.js';
 import { assemble } from './assemble.js';
 import { compete, findInsertion, type Competition, type Insertion } from './context.js';
-import { detectGenre } from './genre.js';
 import { CALIBRATION, judgeTone, pronunciationScore, substitutionThreshold, syllableGop } from './judge.js';
 import { energyDb, prosody, type TimedSyllable } from './prosody.js';
 import { acceptedTones } from './sandhi.js';
@@ -49,9 +48,7 @@ export function analyzeRequestText(config: EvaluationConfig): ZhText {
   if (!(ZH_KINDS as readonly string[]).includes(config.coreType)) throw invalid(`coreType ${config.coreType} is not a Mandarin read-aloud kind`);
   if ([...config.referenceText].length > MAX_REFERENCE_CHARS) throw invalid(`referenceText longer than ${MAX_REFERENCE_CHARS} characters`);
   if (config.coreType === 'pinyin' && !config.refPinyin) throw invalid('refPinyin is required for the pinyin kind');
-  const text = analyzeZhText(config.referenceText, { refPinyin: config.refPinyin });
-  if (text.read.length === 0) throw invalid('referenceText has no Chinese characters to read');
-  return text;
+  return analyzeZhText(config.referenceText, { refPinyin: config.refPinyin, genre: config.genre });
 }
 
 async function assess(
@@ -73,8 +70,7 @@ async function assess(
   const tones = toneEvidence(ctx, al.syllables);
   const threshold = substitutionThreshold(config.slack);
   const timed = timedSyllables(text, al, audio.pcm);
-  const genre = config.genre ?? detectGenre(text, config.referenceText);
-  const pros = prosody(timed.list, ctx, genre, config.gradeBand, text.clauseCount);
+  const pros = prosody(timed.list, ctx, text.genre, config.gradeBand, text.clauseCount);
   const judged: CharJudgement[] = labels.map((_, k) => {
     const a = al.syllables[k];
     const gop = a ? syllableGop(a.phones) : null;

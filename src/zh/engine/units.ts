@@ -62,9 +62,8 @@ export function buildUnits(table: SyllableTable, text: ZhText, judged: readonly 
   text.tokens.forEach((t, ti) => {
     const k = kOf.get(ti);
     const base = { text: t.text, charType: t.charType, readType: 0 as const, beginIndex: t.beginIndex, endIndex: t.endIndex, sentence: t.sentence };
-    const parts = { word_parts: [{ part: t.text, charType: t.charType, beginIndex: t.beginIndex, endIndex: t.endIndex }] };
     if (k === undefined) {
-      units.push({ ...base, readStatus: 'correct', span: null, pronunciation: null, gop: null, prominence: 0, tone: null, pauseAfter: { type: 0, duration: 0 }, phones: [], extra: { ...parts, tone: '', pinyin: '', rawpinyin: '', symbolpinyin: '', normalized_syllables: [] }, heard: null });
+      units.push({ ...base, readStatus: 'correct', span: null, pronunciation: null, gop: null, prominence: 0, tone: null, pauseAfter: { type: 0, duration: 0 }, phones: [], extra: { ...t.fields }, heard: null });
       return;
     }
     const j = judged[k];
@@ -84,7 +83,7 @@ export function buildUnits(table: SyllableTable, text: ZhText, judged: readonly 
       tone: j.tone,
       pauseAfter: { type: pauseType(j.pauseAfter), duration: j.pauseAfter },
       phones: phonesOf(table, t, j),
-      extra: { ...parts, tone: `tone${t.tone}`, ...pinyinFields(t.syllable, t.tone, t.sandhiTone) },
+      extra: { ...t.fields },
       heard: heardSyl === null ? null : { text: t.text, syllable: heardSyl, final: table.finalOf(heardSyl) || heardSyl },
     });
     for (const ins of insertions.filter((x) => x.after === k)) units.push(...insertedUnits(table, ins, labels, k, t));
