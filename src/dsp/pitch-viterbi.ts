@@ -4,7 +4,8 @@
  * pYIN (Mauch & Dixon 2014, section 2.2) runs one HMM over pitch bins × {voiced, unvoiced}.
  * We split the two decisions, which is cheaper and behaves better on low-bit-rate speech
  * where dips are shallow (measured on the Ekho GSM clips: a joint HMM with a 2% switch
- * probability left most of their tone-3 syllables unvoiced):
+ * probability left 93 of 402 tone-3 clips with fewer than 5 voiced frames and a third of
+ * all tone-3 frames voiced; this scheme leaves 13 such clips and half the frames voiced):
  *  1. A frame is voiced when the 3-frame median of its voicing probability (the pYIN prior
  *     mass of thresholds that find a dip) is at least VOICED_MIN. The median removes
  *     one-frame blips and fills one-frame holes.
