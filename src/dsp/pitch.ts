@@ -104,7 +104,7 @@ export function trackPitch(pcm: Int16Array | Float32Array, sampleRate: number, o
 
   const d = new Float32Array(maxLag + 2);
   const span = win + maxLag + 2;
-  const seg = new Float32Array(span);
+  const seg = new Float64Array(span);
   const segSq = new Float64Array(span + 1);
   for (let i = 0; i < nFrames; i++) {
     if (rms[i] < gate) continue;

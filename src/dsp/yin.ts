@@ -20,7 +20,7 @@ export interface Candidates {
  * seg[0..win) compared with seg[τ..τ+win)); `segSq` is its running sum of squares, so that
  * d(τ) = e(0) + e(τ) − 2·r(τ) (YIN eq. 7) needs only the cross-correlation loop.
  */
-export function cmndf(seg: Float32Array, segSq: Float64Array, win: number, maxLag: number, out: Float32Array): void {
+export function cmndf(seg: Float64Array, segSq: Float64Array, win: number, maxLag: number, out: Float32Array): void {
   const e0 = segSq[win] - segSq[0];
   out[0] = 1;
   let cum = 0;
