@@ -42,8 +42,16 @@ export interface Hypothesis {
   score: number;
 }
 
-/** Defaults for alignment: silence kept (timings do not drift), library log silenced. */
-const BASE_ARGS = ['-remove_silence', 'no', '-logfn', '/dev/null', '-allphone_ci', 'yes'];
+/**
+ * Options every decoder gets:
+ * - `-remove_silence no`: the voice-activity filter would drop frames and shift timings.
+ * - `-remove_noise no`: the spectral noise subtraction keeps its noise estimate from one
+ *   utterance to the next, so the same audio scored differently depending on what the decoder
+ *   heard before (4 nats on one word here); without it answers do not depend on history.
+ * - `-allphone_ci yes`: the free phone loop uses context-independent phones (fast).
+ * - `-logfn /dev/null`: the library's own log is silenced.
+ */
+const BASE_ARGS = ['-remove_silence', 'no', '-logfn', '/dev/null', '-allphone_ci', 'yes', '-remove_noise', 'no'];
 
 export class SphinxDecoder {
   private readonly lib: SphinxLib;
