@@ -19,6 +19,9 @@ export interface ProgressHostOptions {
   langs?: AcousticLang[];
 }
 
+/** A request before the thread numbers it (Omit distributed over the union). */
+type Unnumbered = ProgressRequest extends infer R ? (R extends ProgressRequest ? Omit<R, 'rid'> : never) : never;
+
 type Pending = { resolve: (u: ProgressUpdate | null) => void; reject: (e: Error) => void };
 
 /**
@@ -61,7 +64,7 @@ class ProgressThread {
     return new Promise((resolve, reject) => this.pending.set(0, { resolve, reject }));
   }
 
-  request(msg: Omit<ProgressRequest, 'rid'>, transfer?: ArrayBuffer): Promise<ProgressUpdate | null> {
+  request(msg: Unnumbered, transfer?: ArrayBuffer): Promise<ProgressUpdate | null> {
     if (this.failure) return Promise.reject(this.failure);
     const rid = ++this.rid;
     return new Promise((resolve, reject) => {
@@ -71,7 +74,7 @@ class ProgressThread {
   }
 
   /** Fire-and-forget message (close). */
-  post(msg: Omit<ProgressRequest, 'rid'>): void {
+  post(msg: Unnumbered): void {
     if (!this.failure) this.worker.postMessage({ ...msg, rid: -1 });
   }
 
