@@ -12,6 +12,7 @@
  * - Timbre: mean spectral centroid (0–5 kHz, 32 ms Hann frames) of voiced frames, compared with
  *   a typical speaker of the same gender.
  */
+import { invalid } from '../errors.js';
 import { trackPitch } from '../dsp/pitch.js';
 import { spectralCentroid } from './dsp/spectrum.js';
 import type { SynthesisLanguage, VoiceProfile } from './types.js';
@@ -89,6 +90,23 @@ export function buildVoiceProfile(
     centroidHz,
     gender,
   };
+}
+
+/** Reference length limits (spec, Limits: 3–15 s recommended). */
+export const REFERENCE_SEC = { min: 1, recommendedMin: 3, recommendedMax: 15, max: 60 };
+
+/**
+ * Accepts 3–15 s silently, 1–3 s and 15–60 s with a warning (the estimates are noisier or the
+ * upload needlessly long), and refuses the rest with 40001.
+ */
+export function checkReferenceDuration(sec: number): string[] {
+  if (!(sec >= REFERENCE_SEC.min) || sec > REFERENCE_SEC.max) {
+    throw invalid(`reference audio must last ${REFERENCE_SEC.min}-${REFERENCE_SEC.max} s (3-15 s recommended); got ${sec.toFixed(1)} s`);
+  }
+  if (sec < REFERENCE_SEC.recommendedMin || sec > REFERENCE_SEC.recommendedMax) {
+    return [`reference audio lasts ${sec.toFixed(1)} s; 3-15 s of clear speech is recommended`];
+  }
+  return [];
 }
 
 /** The system voice of the profile's gender and language whose median F0 is nearest. */

@@ -24,7 +24,7 @@ import {
   speedFactor,
   volumePeak,
 } from './expression.js';
-import { adaptVoice } from './profile.js';
+import { adaptVoice, promptUnits, speechSeconds } from './profile.js';
 import type { EngineAudio, SynthesisRequest, SynthesisResult } from './types.js';
 import { findSystemVoice, formantScale, type EngineName, type VoiceDef } from './voices.js';
 import { toEspeakPinyin, toZhTokens, type ZhToken } from './zh/syllables.js';
@@ -37,6 +37,9 @@ export interface Engines {
 /** Internal knobs not reachable from HTTP: tests and benchmarks pick the engine. */
 export interface SynthesisOverrides {
   engine?: EngineName;
+  /** Multipliers of the planned F0 and rate (the profile loop's corrections). */
+  f0Scale?: number;
+  rateScale?: number;
 }
 
 /** Ekho slots are shorter than 1/(characters per second) by this factor, which pays for pauses and phrase-final lengthening. */
@@ -63,7 +66,7 @@ function plan(req: SynthesisRequest, overrides: SynthesisOverrides): Plan {
   const effect = EMOTION_EFFECT[emotion];
   const warnings = req.emoVector && !req.emotion ? emoVectorWarnings(req.emoVector) : [];
   const emotionRate = emotion === 'energetic' && req.speedExplicit ? 1 : effect.rate;
-  const f0 = voice.f0 * pitchFactor(req.pitch) * effect.f0;
+  const f0 = voice.f0 * pitchFactor(req.pitch) * effect.f0 * (overrides.f0Scale ?? 1);
   let formant = formantScale(voice, engine);
   if (engine === 'espeak') {
     // eSpeak's base pitch tops out near 160–170 Hz; reach higher voices with a little more formant shift.
@@ -73,7 +76,7 @@ function plan(req: SynthesisRequest, overrides: SynthesisOverrides): Plan {
   return {
     voice,
     engine,
-    rate: speedFactor(req.speed) * voice.rate * emotionRate,
+    rate: speedFactor(req.speed) * voice.rate * emotionRate * (overrides.rateScale ?? 1),
     f0,
     range: voice.range * effect.range,
     formant,
@@ -86,11 +89,19 @@ async function runEspeak(engines: Engines, text: string, voice: EspeakVoice, p: 
   const standardWpm = ESPEAK_WPM_STANDARD[voice] * (charsPerSec / CHARS_PER_SEC.prose);
   const wpm = (standardWpm * p.rate) / p.formant;
   const out = await engines.espeak.synth(text, { voice, rateWpm: Math.max(ESPEAK_MIN_WPM, wpm), pitch: espeakPitchFor(voice, p.f0 / p.formant) });
-  if (wpm >= ESPEAK_MIN_WPM * 0.98) return out;
-  // Slower than eSpeak's floor: stretch the rest with TD-PSOLA (needs the F0 track).
+  // Beyond eSpeak's own limits (slower than 80 wpm, higher than its top pitch), TD-PSOLA does
+  // the rest; it needs the F0 track, so only these cases pay for it.
+  const stretch = wpm < ESPEAK_MIN_WPM * 0.98 ? ESPEAK_MIN_WPM / wpm : 1;
+  const raise = Math.max(1, p.f0 / p.formant / espeakMaxF0(voice));
+  if (stretch === 1 && raise === 1) return out;
   const { f0, hopMs } = trackPitch(out.samples, out.sampleRate);
-  const stretch = ESPEAK_MIN_WPM / wpm;
-  const samples = psola(out.samples, { sampleRate: out.sampleRate, f0, hopSec: hopMs / 1000, timeScale: () => stretch });
+  const samples = psola(out.samples, {
+    sampleRate: out.sampleRate,
+    f0,
+    hopSec: hopMs / 1000,
+    timeScale: () => stretch,
+    pitch: (_t, f) => f * raise,
+  });
   const words = out.words?.map((w) => ({ start: w.start * stretch, end: w.end * stretch }));
   return { samples, sampleRate: out.sampleRate, ...(words ? { words } : {}) };
 }
@@ -114,12 +125,45 @@ async function runZh(engines: Engines, tokens: ZhToken[], p: Plan, charsPerSec: 
   return out;
 }
 
-/** Renders the request to 16-bit PCM at the engine's rate (before encoding). */
-export async function renderSpeech(
-  req: SynthesisRequest,
-  engines: Engines,
-  overrides: SynthesisOverrides = {},
-): Promise<{ pcm: Int16Array; sampleRate: number; warnings: string[] }> {
+type Rendered = { pcm: Int16Array; sampleRate: number; warnings: string[] };
+
+/** Relative error above which a profile voice is rendered a second time. */
+const PROFILE_TOLERANCE = 0.03;
+
+/**
+ * Renders the request to 16-bit PCM at the engine's rate (before encoding). With a profile the
+ * output is measured like the reference was (median F0, rate per second of speech) and, when
+ * either is more than 3% off (the text's tones and word lengths move both), rendered once more
+ * with the measured correction: a closed loop that lands the voice on the speaker's figures.
+ */
+export async function renderSpeech(req: SynthesisRequest, engines: Engines, overrides: SynthesisOverrides = {}): Promise<Rendered> {
+  const first = await renderOnce(req, engines, overrides);
+  const profile = req.profile;
+  if (!profile) return first;
+  const units = promptUnits(req.text, req.language);
+  const got = measureVoice(first, units);
+  // Targets include the request's own pitch and speed settings.
+  const wantF0 = profile.medianF0 * pitchFactor(req.pitch);
+  const wantRate = profile.rate * speedFactor(req.speed);
+  const f0Err = got.medianF0 > 0 ? wantF0 / got.medianF0 : 1;
+  const rateErr = got.rate > 0 ? wantRate / got.rate : 1;
+  if (Math.abs(f0Err - 1) <= PROFILE_TOLERANCE && Math.abs(rateErr - 1) <= PROFILE_TOLERANCE) return first;
+  // Bounded: a wild error means the measurement failed (e.g. a prompt that is mostly Latin letters).
+  const bound = (x: number) => Math.min(1.25, Math.max(0.8, x));
+  return renderOnce(req, engines, {
+    ...overrides,
+    f0Scale: (overrides.f0Scale ?? 1) * bound(f0Err),
+    rateScale: (overrides.rateScale ?? 1) * bound(rateErr),
+  });
+}
+
+function measureVoice(r: Rendered, units: number): { medianF0: number; rate: number } {
+  const voiced = [...trackPitch(r.pcm, r.sampleRate).f0].filter((f) => f > 0).sort((a, b) => a - b);
+  const speech = speechSeconds(r.pcm, r.sampleRate);
+  return { medianF0: voiced[voiced.length >> 1] ?? 0, rate: speech > 0 ? units / speech : 0 };
+}
+
+async function renderOnce(req: SynthesisRequest, engines: Engines, overrides: SynthesisOverrides): Promise<Rendered> {
   const p = plan(req, overrides);
   const warnings = [...p.warnings];
   let audio: EngineAudio;

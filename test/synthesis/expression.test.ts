@@ -64,3 +64,12 @@ test('the catalogue holds every voice id of the spec with gender, style group an
   assert.ok(formantScale(findSystemVoice('female')!, 'espeak') > 1.1);
   assert.ok(systemVoiceListing().every((v) => v.ownerType === 'system' && v.status === 'available'));
 });
+
+test('reference recordings: 3-15 s accepted, 1-3 and 15-60 s with a warning, the rest refused with 40001', async () => {
+  const { checkReferenceDuration } = await import('../../src/synthesis/profile.js');
+  assert.deepEqual(checkReferenceDuration(5), []);
+  assert.match(checkReferenceDuration(2).join(), /3-15 s/);
+  assert.match(checkReferenceDuration(20).join(), /3-15 s/);
+  assert.throws(() => checkReferenceDuration(0.5), (e: { code?: number }) => e.code === 40001);
+  assert.throws(() => checkReferenceDuration(61), (e: { code?: number }) => e.code === 40001);
+});
