@@ -103,7 +103,7 @@ async function assess(
  * judged substituted, with the substituted neighbour set to what was heard (its frames no
  * longer pretend to be the reference syllable, which otherwise drags the neighbours down).
  */
-async function competeAll(backend: AcousticBackend, table: SyllableTable, pcm: Int16Array, al: ReadingAlignment, labels: string[], slack: number): Promise<(Competition | null)[]> {
+export async function competeAll(backend: AcousticBackend, table: SyllableTable, pcm: Int16Array, al: ReadingAlignment, labels: string[], slack: number): Promise<(Competition | null)[]> {
   const threshold = substitutionThreshold(slack);
   const out: (Competition | null)[] = [];
   for (let k = 0; k < labels.length; k++) out.push(await compete(backend, table, pcm, al.syllables, labels, k));
@@ -115,7 +115,7 @@ async function competeAll(backend: AcousticBackend, table: SyllableTable, pcm: I
   return out;
 }
 
-async function insertionsOf(backend: AcousticBackend, table: SyllableTable, pcm: Int16Array, al: ReadingAlignment, labels: readonly string[]): Promise<Insertion[]> {
+export async function insertionsOf(backend: AcousticBackend, table: SyllableTable, pcm: Int16Array, al: ReadingAlignment, labels: readonly string[]): Promise<Insertion[]> {
   const present = al.syllables.flatMap((s, k) => (s ? [k] : []));
   const durs = present.map((k) => al.syllables[k]!.endFrame - al.syllables[k]!.startFrame).sort((a, b) => a - b);
   if (durs.length < 2) return [];

@@ -1,0 +1,74 @@
+/**
+ * CPU cost of scoring one Mandarin sentence of about 5 s (AISHELL S0150 sentences of 4.5–5.5 s),
+ * after a warm-up, per stage and in total: medians over the sentences. CPU time is the process's
+ * user + system time (the in-process backend decodes on the calling thread).
+ * Prints a table and one JSON line.   npx tsx bench/zh-engine.ts [--sentences N]
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { decodeAudio, type DecodedAudio } from '../src/audio/decode.js';
+import { parseEvaluationConfig } from '../src/evaluation/config.js';
+import { presentReadAloud } from '../src/assessment/presenter.js';
+import { alignReading } from '../src/zh/engine/align.js';
+import { competeAll, createMandarinEngine, insertionsOf } from '../src/zh/engine/engine.js';
+import { createLocalBackend } from '../src/zh/engine/local-backend.js';
+import { syllableTable } from '../src/zh/engine/syllables.js';
+import { analyzeZhText } from '../src/zh/engine/text.js';
+import { classifyTone, loadToneModel } from '../src/zh/tone/classifier.js';
+import { pitchContext, toneEvidence } from '../src/zh/tone/extract.js';
+
+const REPO = path.resolve(import.meta.dirname, '..');
+const DATA = path.resolve(REPO, '..', 'shared', 'data', 'zh', 'aishell-s0150');
+const i = process.argv.indexOf('--sentences');
+const N = i > 0 ? Number(process.argv[i + 1]) : 6;
+
+function cpuMs<T>(f: () => Promise<T>): Promise<[T, number]> {
+  const c0 = process.cpuUsage();
+  return f().then((v) => {
+    const c = process.cpuUsage(c0);
+    return [v, (c.user + c.system) / 1000];
+  });
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function main(): Promise<void> {
+  const backend = createLocalBackend(path.join(REPO, 'models'));
+  const engine = await createMandarinEngine({ backend, modelsDir: path.join(REPO, 'models') });
+  const table = syllableTable(backend.lexicon('zh'));
+  const model = loadToneModel();
+  const lines = fs.readFileSync(path.join(DATA, 'transcripts.tsv'), 'utf8').trim().split('\n').map((l) => l.split('\t'));
+  const picked: { text: string; audio: DecodedAudio }[] = [];
+  for (const [id, text] of lines.slice(100)) {
+    if (picked.length > N) break;
+    if (![...text].every((c) => /\p{Script=Han}/u.test(c))) continue;
+    const audio = await decodeAudio(fs.readFileSync(path.join(DATA, `${id}.flac`)));
+    if (audio.durationSec >= 4.5 && audio.durationSec <= 5.5) picked.push({ text, audio });
+  }
+  const stages: Record<string, number[]> = { align: [], compete: [], insertion: [], tone: [], total: [] };
+  for (const [n, { text, audio }] of picked.entries()) {
+    const config = parseEvaluationConfig({ coreType: 'sentence', language: 'zh-CN', referenceText: text });
+    const zh = analyzeZhText(text);
+    const labels = zh.read.map((r) => zh.tokens[r].syllable);
+    const [al, tAlign] = await cpuMs(() => alignReading(backend, table, labels, audio.pcm, { gop: true, optional: true }));
+    const [, tComp] = await cpuMs(() => competeAll(backend, table, audio.pcm, al, [...labels], 0));
+    const [, tIns] = await cpuMs(() => insertionsOf(backend, table, audio.pcm, al, labels));
+    const [, tTone] = await cpuMs(async () => toneEvidence(pitchContext(audio.pcm, 16000), al.syllables).features.map((f) => (f ? classifyTone(model, f) : null)));
+    const [, tTotal] = await cpuMs(async () => presentReadAloud(await engine.assess(config, audio), config));
+    if (n === 0) continue; // warm-up
+    stages.align.push(tAlign);
+    stages.compete.push(tComp);
+    stages.insertion.push(tIns);
+    stages.tone.push(tTone);
+    stages.total.push(tTotal);
+  }
+  await backend.close();
+  const out: Record<string, number> = { sentences: stages.total.length };
+  for (const [k, v] of Object.entries(stages)) {
+    out[`${k}_cpu_ms`] = Math.round(median(v));
+    console.log(`${k.padEnd(10)} median ${Math.round(median(v))} ms CPU per ~5 s sentence`);
+  }
+  console.log(JSON.stringify(out));
+}
+
+await main();

@@ -1,0 +1,148 @@
+/**
+ * The Mandarin engine on real native recordings (AISHELL S0150, ../shared/data): correct
+ * readings, altered references, omissions, insertions, kinds and options, and error paths.
+ * A few sentences only; tools/validity-zh.ts carries the volume.
+ */
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { decodeAudio, type DecodedAudio } from '../../src/audio/decode.js';
+import type { AcousticBackend } from '../../src/acoustic/types.js';
+import type { Assessment } from '../../src/assessment/types.js';
+import { presentReadAloud } from '../../src/assessment/presenter.js';
+import { parseEvaluationConfig, type EvaluationConfig } from '../../src/evaluation/config.js';
+import { ApiError } from '../../src/errors.js';
+import { createMandarinEngine, type MandarinEngine } from '../../src/zh/engine/engine.js';
+import { createLocalBackend } from '../../src/zh/engine/local-backend.js';
+import { REPO_ROOT, SHARED_DATA_DIR, tempDir } from '../helpers/app.js';
+
+const DATA = path.join(SHARED_DATA_DIR, 'zh', 'aishell-s0150');
+const MODELS = path.join(REPO_ROOT, 'models');
+// W0143 这个指标没有上一个指标那么好 (13 characters), W0150 零零后会成为购房主力 (10).
+const S143 = { id: 'BAC009S0150W0143', text: '这个指标没有上一个指标那么好' };
+const S150 = { id: 'BAC009S0150W0150', text: '零零后会成为购房主力' };
+
+let backend: AcousticBackend;
+let engine: MandarinEngine;
+const audio = new Map<string, DecodedAudio>();
+let dir = '';
+
+before(async () => {
+  backend = createLocalBackend(MODELS);
+  engine = await createMandarinEngine({ backend, modelsDir: MODELS });
+  for (const s of [S143, S150]) audio.set(s.id, await decodeAudio(fs.readFileSync(path.join(DATA, `${s.id}.flac`))));
+  dir = tempDir('kouyu-zh-engine-');
+});
+after(async () => {
+  await backend.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function cfg(over: Record<string, unknown>): EvaluationConfig {
+  return parseEvaluationConfig({ coreType: 'sentence', language: 'zh-CN', ...over });
+}
+
+function readChars(a: Assessment) {
+  return a.units.filter((u) => u.charType === 0 && (u.readType === 0 || u.readType === 2));
+}
+
+test('a native correct reading scores high with nearly every character correct', async () => {
+  const a = await engine.assess(cfg({ referenceText: S143.text }), audio.get(S143.id)!);
+  const chars = readChars(a);
+  assert.equal(chars.length, 14);
+  const correct = chars.filter((u) => u.readStatus === 'correct').length;
+  // Tolerance: at most one of 14 characters flagged (false rejections around 5%).
+  assert.ok(correct >= 13, `correct ${correct}/14: ${chars.map((u) => u.readStatus[0]).join('')}`);
+  assert.ok(a.overall >= 80, `overall ${a.overall.toFixed(1)}`);
+  assert.ok(a.dimensions.integrity >= 95, `integrity ${a.dimensions.integrity}`);
+  assert.ok(a.speed > 150 && a.speed < 400, `speed ${a.speed} characters per minute`);
+  assert.deepEqual(a.warnings.filter((w) => w.code === 1001 || w.code === 1005), []);
+});
+
+test('an altered reference flags the altered characters as mispronounced', async () => {
+  // 指 zhi → fa at position 2, 那 na → xiong at position 11 (both initial and final changed).
+  const ref = 'zhe4 ge4 fa3 biao1 mei2 you3 shang4 yi2 ge4 zhi3 biao1 xiong4 me5 hao3';
+  const a = await engine.assess(cfg({ referenceText: S143.text, refPinyin: ref }), audio.get(S143.id)!);
+  const chars = readChars(a);
+  assert.equal(chars[2].readStatus, 'mispronounced');
+  assert.equal(chars[11].readStatus, 'mispronounced');
+  assert.ok((chars[2].pronunciation ?? 100) < 60, `pronunciation ${chars[2].pronunciation}`);
+  const others = chars.filter((_, k) => ![1, 2, 3, 10, 11, 12].includes(k));
+  assert.ok(others.filter((u) => u.readStatus !== 'correct').length <= 1, 'unaltered characters away from the changes stay correct');
+});
+
+test('characters added to the reference but not spoken are skipped and lower integrity', async () => {
+  const a = await engine.assess(cfg({ referenceText: '零零后会成为购房市场主力' }), audio.get(S150.id)!);
+  const chars = readChars(a);
+  assert.equal(chars[8].readStatus, 'skipped');
+  assert.equal(chars[9].readStatus, 'skipped');
+  assert.equal(chars[8].readType, 2);
+  // True read share is 10/12 = 83%; tolerance 10 points.
+  assert.ok(Math.abs(a.dimensions.integrity - 83.3) <= 10, `integrity ${a.dimensions.integrity}`);
+  const body = presentReadAloud(a, cfg({ referenceText: '零零后会成为购房市场主力' }));
+  const missed = body.asrText.alignment.filter((x) => x.read_status === 'missed');
+  assert.ok(missed.length >= 2);
+  assert.ok(missed.every((x) => x.gop_score === null));
+});
+
+test('spoken characters missing from the reference appear as insertions with readtype diagnosis', async () => {
+  const text = '零零后会成为主力';
+  const config = cfg({ referenceText: text });
+  const a = await engine.assess(config, audio.get(S150.id)!);
+  const extra = a.units.filter((u) => u.readType === 1 || u.readType === 3);
+  assert.ok(extra.length >= 1, 'the two spoken characters 购房 show up as inserted');
+  const plain = presentReadAloud(a, config).result.words as { readType: number }[];
+  assert.ok(plain.every((w) => w.readType === 0 || w.readType === 2));
+  const diag = presentReadAloud(a, config, { readtypeDiagnosis: true }).result.words as { readType: number }[];
+  assert.equal(diag.filter((w) => w.readType === 1 || w.readType === 3).length, extra.length);
+});
+
+test('pinyin kind with refPinyin, scale 10 and precision 0.1', async () => {
+  const config = cfg({ coreType: 'pinyin', referenceText: S150.text, refPinyin: 'ling2 ling2 hou4 hui4 cheng2 wei2 gou4 fang2 zhu3 li4', scale: 10, precision: 0.1 });
+  const a = await engine.assess(config, audio.get(S150.id)!);
+  const { result } = presentReadAloud(a, config);
+  assert.ok((result.overall as number) <= 10 && (result.overall as number) >= 7, `overall ${result.overall}`);
+  const words = result.words as { rawpinyin: string; tone: string; scores: { overall: number } }[];
+  assert.equal(words[0].rawpinyin, 'ling2');
+  assert.equal(words[0].tone, 'tone2');
+  for (const w of words) assert.ok(Math.abs(w.scores.overall * 10 - Math.round(w.scores.overall * 10)) < 1e-9, 'one decimal');
+});
+
+test('passage: paragraphNeedWordScore 0 gives aggregates only, 1 gives words and sentence details', async () => {
+  const text = '零零后会成为购房主力。';
+  const a0 = await engine.assess(cfg({ coreType: 'passage', referenceText: text }), audio.get(S150.id)!);
+  const r0 = presentReadAloud(a0, cfg({ coreType: 'passage', referenceText: text })).result;
+  assert.deepEqual(r0.words, []);
+  assert.equal((r0.sentences as unknown[]).length, 1);
+  assert.equal((r0.paragraphs as unknown[]).length, 1);
+  const c1 = cfg({ coreType: 'passage', referenceText: text, paragraphNeedWordScore: 1 });
+  const r1 = presentReadAloud(await engine.assess(c1, audio.get(S150.id)!), c1).result;
+  assert.equal((r1.words as unknown[]).length, 11, '10 characters and the full stop');
+  assert.equal((r1.sentences as { details: unknown[] }[])[0].details.length, 11);
+});
+
+test('audio that has nothing to do with the text gives warning 1001 and low scores, not an exception', async () => {
+  const wav = path.join(dir, 'tone.wav');
+  execFileSync('sox', ['-n', '-r', '16000', '-c', '1', '-b', '16', wav, 'synth', '2', 'sine', '440', 'gain', '-12']);
+  const a = await engine.assess(cfg({ referenceText: S150.text }), await decodeAudio(fs.readFileSync(wav)));
+  assert.ok(a.warnings.some((w) => w.code === 1001), JSON.stringify(a.warnings));
+  assert.ok(a.overall < 40, `overall ${a.overall}`);
+});
+
+async function rejects40001(config: () => EvaluationConfig, message: RegExp): Promise<void> {
+  await assert.rejects(async () => engine.assess(config(), audio.get(S150.id)!), (err: unknown) => {
+    assert.ok(err instanceof ApiError);
+    assert.equal(err.code, 40001);
+    assert.match(err.message, message);
+    return true;
+  });
+}
+
+test('text errors are 400 40001: over 1000 characters, pinyin without refPinyin, count mismatch, nothing readable', async () => {
+  await rejects40001(() => ({ ...cfg({ referenceText: '好' }), referenceText: '好'.repeat(1001) }), /1000/);
+  await rejects40001(() => ({ ...cfg({ referenceText: S150.text }), coreType: 'pinyin' }), /refPinyin/);
+  await rejects40001(() => cfg({ referenceText: S150.text, refPinyin: 'ling2 ling2' }), /refPinyin has 2 syllables/);
+  await rejects40001(() => cfg({ referenceText: '，。！ABC' }), /no readable/);
+});
