@@ -18,12 +18,16 @@ import { registerProbeRoutes, type ProbeCounters } from './gateway/probe-routes.
 import { Redis } from 'ioredis';
 import { createEvaluationService } from './evaluation/service.js';
 import { registerEvaluationRoutes } from './evaluation/routes/index.js';
+import { createSpeechServices, type SpeechServices } from './speech.js';
+import { createAudioStore, registerAudioRoute } from './tts/audio-store.js';
+import { registerTtsRoutes } from './tts/routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
     readiness: Readiness;
     gateway: Gateway;
+    speech: SpeechServices;
     /** Present when the app was built with `probeRoutes: true` (tests only). */
     probes: ProbeCounters | null;
   }
@@ -38,6 +42,11 @@ export interface BuildOptions {
   idempotencyWaitMs?: number;
   /** Shorter WebSocket idle timeout, for tests. */
   wsIdleMs?: number;
+  /**
+   * Load the speech models at start-up, behind /readyz (default true). Tests that never
+   * touch speech pass false; the engines are then created on first use.
+   */
+  warmSpeech?: boolean;
 }
 
 /** Largest accepted request body: 10 MB of audio plus the multipart framing and config. */
@@ -87,6 +96,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   app.decorate('gateway', gateway);
   app.decorate('probes', options.probeRoutes ? registerProbeRoutes(app, storage) : null);
+
+  const speech = createSpeechServices(config);
+  app.decorate('speech', speech);
+  app.addHook('onClose', async () => speech.close());
+  if (options.warmSpeech ?? true) app.readiness.track('speech-models', speech.warm());
+  const audioStore = createAudioStore(config.dataDir);
+  registerAudioRoute(app, audioStore);
+  registerTtsRoutes(app, { storage, speech, audio: audioStore });
 
   const evaluation = createEvaluationService({ storage, scorers: () => null });
   await registerEvaluationRoutes(app, { service: evaluation, gateway, idleMs: options.wsIdleMs });

@@ -22,6 +22,7 @@ import { createSqlLedger } from './sql/ledger.js';
 import { createSqlUsageStore } from './sql/usage.js';
 import { createSqlIdempotencyStore } from './sql/idempotency.js';
 import { createSqlNonceStore } from './sql/nonces.js';
+import { createSqlVoiceStore } from './sql/voices.js';
 import { createRedisStores, REDIS_PREFIX } from './redis/index.js';
 
 export { beijingDay } from './day.js';
@@ -60,6 +61,7 @@ export async function createStorage(config: StorageConfig, options: StorageOptio
     usage: createSqlUsageStore(db),
     idempotency: redis?.idempotency ?? createSqlIdempotencyStore(db),
     nonces: redis?.nonces ?? createSqlNonceStore(db),
+    voices: createSqlVoiceStore(db),
     admin: { ...createSqlKeyAdmin(db, box), createUser: (input) => users.createUser(input) },
     dialect,
     sharedState: redis ? 'redis' : 'database',

@@ -111,11 +111,38 @@ function initial(dialect: Dialect): Migration {
   };
 }
 
+/** Tenant-private TTS voices (console voice endpoints). */
+function tenantVoices(dialect: Dialect): Migration {
+  const t = types(dialect);
+  return {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('tenant_voices')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('tenant_id', 'text', (c) => c.notNull().references('tenants.id'))
+        .addColumn('voice_id', 'text', (c) => c.notNull().unique())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('language', 'text', (c) => c.notNull())
+        .addColumn('gender', 'text', (c) => c.notNull())
+        .addColumn('prompt_text', 'text', (c) => c.notNull())
+        .addColumn('base_voice', 'text', (c) => c.notNull())
+        .addColumn('profile', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('created_at', t.bigint, (c) => c.notNull())
+        .addUniqueConstraint('tenant_voices_name', ['tenant_id', 'name'])
+        .execute();
+    },
+    async down(db: Kysely<any>) {
+      await db.schema.dropTable('tenant_voices').execute();
+    },
+  };
+}
+
 /** Every migration, in order; names sort lexicographically (Kysely applies them that way). */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
   return {
     async getMigrations() {
-      return { '0001_initial': initial(dialect) };
+      return { '0001_initial': initial(dialect), '0002_tenant_voices': tenantVoices(dialect) };
     },
   };
 }

@@ -73,6 +73,20 @@ export interface NoncesTable {
   expires_at: number;
 }
 
+export interface TenantVoicesTable {
+  id: string;
+  tenant_id: string;
+  voice_id: string;
+  name: string;
+  language: string;
+  gender: string;
+  prompt_text: string;
+  base_voice: string;
+  profile: string;
+  status: string;
+  created_at: number;
+}
+
 export interface Database {
   tenants: TenantsTable;
   api_keys: ApiKeysTable;
@@ -81,6 +95,7 @@ export interface Database {
   usage_daily: UsageDailyTable;
   idempotency_entries: IdempotencyEntriesTable;
   nonces: NoncesTable;
+  tenant_voices: TenantVoicesTable;
 }
 
 export type Dialect = 'sqlite' | 'postgres';

@@ -134,6 +134,32 @@ export interface NonceStore {
   remember(appKey: string, nonce: string, ttlMs: number): Promise<boolean>;
 }
 
+/** A tenant-private TTS voice: a base voice adapted to a reference speaker's profile. */
+export interface TenantVoice {
+  /** Item id used for deletion (spec: not the voiceId). */
+  id: string;
+  tenantId: string;
+  /** The `voice` parameter of TTS. */
+  voiceId: string;
+  name: string;
+  language: string;
+  gender: string;
+  promptText: string;
+  baseVoice: string;
+  profile: unknown;
+  status: 'ready';
+  createdAt: number;
+}
+
+export interface VoiceStore {
+  /** Null when the tenant already has a voice with this name. */
+  create(input: Omit<TenantVoice, 'id' | 'voiceId' | 'status' | 'createdAt'>): Promise<TenantVoice | null>;
+  list(tenantId: string): Promise<TenantVoice[]>;
+  findByVoiceId(tenantId: string, voiceId: string): Promise<TenantVoice | null>;
+  /** False when no voice of this tenant has this item id. */
+  delete(tenantId: string, id: string): Promise<boolean>;
+}
+
 export interface Storage {
   keys: KeyStore;
   users: UserStore;
@@ -142,6 +168,7 @@ export interface Storage {
   usage: UsageStore;
   idempotency: IdempotencyStore;
   nonces: NonceStore;
+  voices: VoiceStore;
   /** Runs pending migrations; resolves when the schema is current. */
   migrate(): Promise<void>;
   close(): Promise<void>;

@@ -21,7 +21,7 @@ async function listen(app: FastifyInstance): Promise<string> {
 
 function evaluate(base: string, account: TestAccount, config: Record<string, unknown>, headers: Record<string, string> = {}) {
   const form = evaluationForm({ coreType: 'sentence', referenceText: 'hello world', ...config });
-  return fetch(`${base}/api/v1/_probe/evaluate`, { method: 'POST', body: form.payload, headers: { ...form.headers, 'x-app-key': account.appKey, ...headers } });
+  return fetch(`${base}/api/v1/_probe/evaluate`, { method: 'POST', body: new Uint8Array(form.payload), headers: { ...form.headers, 'x-app-key': account.appKey, ...headers } });
 }
 
 async function callsToday(app: FastifyInstance, account: TestAccount): Promise<number> {
@@ -33,7 +33,7 @@ async function callsToday(app: FastifyInstance, account: TestAccount): Promise<n
 for (const backend of ['embedded', 'redis'] as const) {
   test(`50 concurrent duplicates with one idempotency key: one execution, one metering unit, identical bytes (${backend})`, async (t) => {
     if (backend === 'redis' && !(await redisAvailable())) return t.skip('no Redis server answers on 127.0.0.1:6379');
-    const env = backend === 'redis' ? { REDIS_URL: 'redis://127.0.0.1:6379' } : {};
+    const env: Record<string, string> = backend === 'redis' ? { REDIS_URL: 'redis://127.0.0.1:6379' } : {};
     const { app } = await buildTestApp(env, { probeRoutes: true });
     t.after(() => app.close());
     const account = await createAccount(app, { tier: 'trial' });
@@ -45,7 +45,7 @@ for (const backend of ['embedded', 'redis'] as const) {
       Array.from({ length: 50 }, () =>
         fetch(`${base}/api/v1/_probe/evaluate`, {
           method: 'POST',
-          body: form.payload,
+          body: new Uint8Array(form.payload),
           headers: { ...form.headers, 'x-app-key': account.appKey, 'idempotency-key': key },
         }),
       ),
@@ -58,7 +58,7 @@ for (const backend of ['embedded', 'redis'] as const) {
     assert.equal(await callsToday(app, account), 1);
 
     // Later, the same request replays; a different request with the key is 40903.
-    const again = await fetch(`${base}/api/v1/_probe/evaluate`, { method: 'POST', body: form.payload, headers: { ...form.headers, 'x-app-key': account.appKey, 'idempotency-key': key } });
+    const again = await fetch(`${base}/api/v1/_probe/evaluate`, { method: 'POST', body: new Uint8Array(form.payload), headers: { ...form.headers, 'x-app-key': account.appKey, 'idempotency-key': key } });
     assert.equal(await again.text(), bodies[0]);
     const other = await evaluate(base, account, { referenceText: 'something else' }, { 'idempotency-key': key });
     assert.equal(other.status, 409);
@@ -68,7 +68,7 @@ for (const backend of ['embedded', 'redis'] as const) {
 
   test(`tier concurrency overflow is refused at once with 42901 and not charged (${backend})`, async (t) => {
     if (backend === 'redis' && !(await redisAvailable())) return t.skip('no Redis server answers on 127.0.0.1:6379');
-    const env = backend === 'redis' ? { REDIS_URL: 'redis://127.0.0.1:6379' } : {};
+    const env: Record<string, string> = backend === 'redis' ? { REDIS_URL: 'redis://127.0.0.1:6379' } : {};
     const { app } = await buildTestApp(env, { probeRoutes: true });
     t.after(() => app.close());
     const account = await createAccount(app, { tier: 'trial' });
@@ -164,7 +164,7 @@ test('TTS/ASR per-key limit and the per-IP gateway limit answer 3001; probes are
 
 test('a restart loses no record and no usage row', async (t) => {
   const config = testConfig();
-  const options: BuildOptions = { probeRoutes: true };
+  const options: BuildOptions = { probeRoutes: true, warmSpeech: false };
   const first = await buildApp(config, options);
   await first.storage.migrate();
   const account = await createAccount(first);
@@ -184,7 +184,7 @@ test('a restart loses no record and no usage row', async (t) => {
 
 test('shutdown lets an in-flight evaluation finish and store its record; new requests get 503', async (t) => {
   const config = testConfig();
-  const app = await buildApp(config, { probeRoutes: true });
+  const app = await buildApp(config, { probeRoutes: true, warmSpeech: false });
   await app.storage.migrate();
   const account = await createAccount(app);
   const base = await listen(app);
@@ -196,7 +196,7 @@ test('shutdown lets an in-flight evaluation finish and store its record; new req
   const { recordId } = await res.json();
   await closing;
 
-  const reopened = await buildApp(config, {});
+  const reopened = await buildApp(config, { warmSpeech: false });
   t.after(() => reopened.close());
   await reopened.storage.migrate();
   const lookup = await reopened.inject({ method: 'GET', url: `/api/v1/report/${recordId}`, headers: { 'x-app-key': account.appKey } });

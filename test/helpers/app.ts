@@ -24,7 +24,7 @@ export function testConfig(env: Record<string, string> = {}): Config {
 
 export async function buildTestApp(env: Record<string, string> = {}, options: BuildOptions = {}) {
   const config = testConfig(env);
-  const app = await buildApp(config, options);
+  const app = await buildApp(config, { warmSpeech: false, ...options });
   await app.storage.migrate();
   return { app, config };
 }

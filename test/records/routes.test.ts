@@ -30,7 +30,7 @@ let alice: TestAccount;
 let bob: TestAccount;
 
 async function start(): Promise<void> {
-  app = await buildApp(config);
+  app = await buildApp(config, { warmSpeech: false });
   await app.storage.migrate();
   base = await app.listen({ port: 0, host: '127.0.0.1' });
 }
