@@ -1,14 +1,18 @@
 /**
  * The PocketSphinx acoustic backend: a pool of worker threads (piscina), sized to
- * `config.workers`, each holding one decoder per language created at start-up; or, for tools
- * and benchmarks, the same engine in the calling thread.
+ * `config.workers`, each holding one decoder per language created at start-up, which serve
+ * alignment, phone loops and free recognition; real-time progress sessions run on their own
+ * threads (progress-host.ts), since a session keeps one decoder for its whole length. For tools
+ * and benchmarks, the same engine can run in the calling thread.
  */
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import type { Config } from '../config.js';
 import { resolveModels } from '../models.js';
 import { loadDictionary, type LoadedLexicon } from './lexicon.js';
-import { ownBuffer, runTask, type AcousticTask, type AcousticTaskResult } from './protocol.js';
+import { ownBuffer, runTask, taskContext, type AcousticTask, type AcousticTaskResult, type TaskContext } from './protocol.js';
+import { ProgressHost } from './progress-host.js';
+import { cacheDirOf, Recognizer, recognizerSetup } from './recognize.js';
 import { SphinxEngine } from './sphinx/engine.js';
 import type {
   AcousticBackend,
@@ -29,6 +33,8 @@ const LANGS: AcousticLang[] = ['zh', 'en'];
 export interface BackendOptions {
   /** Languages to load (default both). */
   langs?: AcousticLang[];
+  /** Threads for real-time progress sessions (default 1; 0 starts none and openProgress throws). */
+  progressThreads?: number;
 }
 
 /** The worker module beside this file: worker.ts when running from source (tsx), worker.js from dist. */
@@ -61,15 +67,13 @@ abstract class BaseBackend implements AcousticBackend {
     return out.result;
   }
 
-  /** Free recognition is built on the same decoders by the recognition module (not in this backend yet). */
-  async recognize(_lang: AcousticLang, _pcm: Int16Array): Promise<RecognizeResult> {
-    throw new Error('free recognition is not available in this acoustic backend');
+  async recognize(lang: AcousticLang, pcm: Int16Array): Promise<RecognizeResult> {
+    const out = await this.run({ op: 'recognize', lang, pcm: ownBuffer(pcm) }, true);
+    if (out.op !== 'recognize') throw new Error(`acoustic worker answered ${out.op} to recognize`);
+    return out.result;
   }
 
-  /** Real-time progress is built by the progress module (not in this backend yet). */
-  openProgress(_lang: AcousticLang, _reference: AlignUnit[]): ProgressSession {
-    throw new Error('real-time progress is not available in this acoustic backend');
-  }
+  abstract openProgress(lang: AcousticLang, reference: AlignUnit[]): ProgressSession;
 
   lexicon(lang: AcousticLang): Lexicon {
     const lex = this.lexicons.get(lang);
@@ -84,8 +88,14 @@ class PooledBackend extends BaseBackend {
   constructor(
     lexicons: Map<AcousticLang, LoadedLexicon>,
     private readonly pool: Piscina,
+    private readonly progress: ProgressHost | null,
   ) {
     super(lexicons);
+  }
+
+  openProgress(lang: AcousticLang, reference: AlignUnit[]): ProgressSession {
+    if (!this.progress) throw new Error('this acoustic backend was started without progress threads');
+    return this.progress.open(lang, reference);
   }
 
   protected run(task: AcousticTask, transfer: boolean): Promise<AcousticTaskResult> {
@@ -94,24 +104,29 @@ class PooledBackend extends BaseBackend {
   }
 
   async close(): Promise<void> {
-    await this.pool.destroy();
+    await Promise.all([this.pool.destroy(), this.progress?.close()]);
   }
 }
 
 class InThreadBackend extends BaseBackend {
   constructor(
     lexicons: Map<AcousticLang, LoadedLexicon>,
-    private readonly engine: SphinxEngine,
+    private readonly ctx: TaskContext,
   ) {
     super(lexicons);
   }
 
   protected async run(task: AcousticTask): Promise<AcousticTaskResult> {
-    return runTask(this.engine, task, 0);
+    return runTask(this.ctx, task);
+  }
+
+  /** Progress sessions need their own threads: use ProgressHost (progress-host.ts) directly. */
+  openProgress(): ProgressSession {
+    throw new Error('the in-thread acoustic backend has no progress sessions; start a ProgressHost');
   }
 
   async close(): Promise<void> {
-    this.engine.close();
+    this.ctx.engine.close();
   }
 }
 
@@ -122,7 +137,7 @@ class InThreadBackend extends BaseBackend {
 export async function createAcousticBackend(config: Config, options: BackendOptions = {}): Promise<AcousticBackend> {
   const langs = options.langs ?? LANGS;
   const threads = Math.max(1, config.workers);
-  const workerData: AcousticWorkerData = { modelsDir: config.modelsDir, langs };
+  const workerData: AcousticWorkerData = { modelsDir: config.modelsDir, cacheDir: cacheDirOf(config.dataDir), langs };
   const pool = new Piscina({
     filename: workerFile(),
     minThreads: threads,
@@ -131,17 +146,25 @@ export async function createAcousticBackend(config: Config, options: BackendOpti
     concurrentTasksPerWorker: 1,
     workerData,
   });
-  try {
-    await Promise.all(Array.from({ length: threads }, () => pool.run({ op: 'ready' } satisfies AcousticTask)));
-  } catch (err) {
-    await pool.destroy();
-    throw err;
+  const progressThreads = options.progressThreads ?? 1;
+  const progress =
+    progressThreads > 0 ? ProgressHost.start({ modelsDir: config.modelsDir, threads: progressThreads, langs }) : Promise.resolve(null);
+  const ready = Promise.all(Array.from({ length: threads }, () => pool.run({ op: 'ready' } satisfies AcousticTask)));
+  const [poolReady, host] = await Promise.allSettled([ready, progress]);
+  if (poolReady.status === 'rejected' || host.status === 'rejected') {
+    await Promise.all([pool.destroy(), host.status === 'fulfilled' ? host.value?.close() : undefined]);
+    throw poolReady.status === 'rejected' ? poolReady.reason : (host as PromiseRejectedResult).reason;
   }
-  return new PooledBackend(loadLexicons(config.modelsDir, langs), pool);
+  return new PooledBackend(loadLexicons(config.modelsDir, langs), pool, host.value);
 }
 
-/** The same backend without threads: the engine runs in the calling thread (tools, benchmarks). */
-export function createInThreadBackend(config: Pick<Config, 'modelsDir'>, options: BackendOptions = {}): AcousticBackend {
+/**
+ * The same backend without threads: the engine runs in the calling thread (tools, benchmarks).
+ * It has no progress sessions.
+ */
+export function createInThreadBackend(config: Pick<Config, 'modelsDir' | 'dataDir'>, options: BackendOptions = {}): AcousticBackend {
   const langs = options.langs ?? LANGS;
-  return new InThreadBackend(loadLexicons(config.modelsDir, langs), SphinxEngine.create(config.modelsDir, langs));
+  const engine = SphinxEngine.create(config.modelsDir, langs);
+  const setup = () => new Recognizer(recognizerSetup(config.modelsDir, cacheDirOf(config.dataDir)));
+  return new InThreadBackend(loadLexicons(config.modelsDir, langs), taskContext(engine, setup, 0));
 }

@@ -7,17 +7,21 @@
 import { threadId } from 'node:worker_threads';
 import { workerData } from 'piscina';
 import { SphinxEngine } from './sphinx/engine.js';
-import { runTask, type AcousticTask, type AcousticTaskResult } from './protocol.js';
+import { runTask, taskContext, type AcousticTask, type AcousticTaskResult } from './protocol.js';
+import { Recognizer, recognizerSetup } from './recognize.js';
 import type { AcousticLang } from './types.js';
 
 export interface AcousticWorkerData {
   modelsDir: string;
+  /** Where the converted Mandarin language model is cached. */
+  cacheDir: string;
   langs: AcousticLang[];
 }
 
 const data = workerData as AcousticWorkerData;
 const engine = SphinxEngine.create(data.modelsDir, data.langs);
+const ctx = taskContext(engine, () => new Recognizer(recognizerSetup(data.modelsDir, data.cacheDir)), threadId);
 
 export default function handle(task: AcousticTask): AcousticTaskResult {
-  return runTask(engine, task, threadId);
+  return runTask(ctx, task);
 }

@@ -3,14 +3,14 @@ import assert from 'node:assert/strict';
 import { createAcousticBackend, createInThreadBackend } from '../../src/acoustic/backend.js';
 import type { AcousticBackend } from '../../src/acoustic/types.js';
 import { testConfig } from '../helpers/app.js';
-import { aishellFile, aishellTranscripts, readPcm, referenceGrammar } from './speech.js';
+import { aishellFile, aishellTranscripts, ljspeech, readPcm, referenceGrammar } from './speech.js';
 
 const config = { ...testConfig(), workers: 2 };
 let pooled: AcousticBackend;
 let inThread: AcousticBackend;
 
 before(async () => {
-  pooled = await createAcousticBackend(config, { langs: ['zh'] });
+  pooled = await createAcousticBackend(config);
   inThread = createInThreadBackend(config, { langs: ['zh'] });
 });
 after(async () => {
@@ -57,5 +57,27 @@ test('the lexicon looks words up and lists the phone set', () => {
   assert.deepEqual(lex.lookup('你'), [['n', 'i']]);
   assert.equal(lex.lookup('not-a-word'), null);
   assert.ok(lex.phones.includes('zh') && lex.phones.includes('ang'));
-  assert.throws(() => pooled.lexicon('en'), /no lexicon/);
+  assert.deepEqual(pooled.lexicon('en').lookup('Modern'), [['M', 'AA', 'D', 'ER', 'N']]);
+  assert.throws(() => inThread.lexicon('en'), /no lexicon/);
+});
+
+test('free recognition runs in the pool on the same decoders', async () => {
+  const s = ljspeech(1); // "in being comparatively modern"
+  const r = await pooled.recognize('en', await readPcm(s.file));
+  assert.ok(r.words.length >= 3, `recognised "${r.text}"`);
+  assert.ok(r.text.includes('modern'), `recognised "${r.text}"`);
+  // Alignment on the same worker decoders still works after the n-gram search was installed.
+  const again = await Promise.all([1, 2].map(async () => pooled.align('en', await readPcm(s.file), referenceGrammar(pooled.lexicon('en'), s.words))));
+  assert.ok(again.every((a) => a.ok));
+});
+
+test('progress sessions open through the backend and follow a reading', async () => {
+  const { id, text } = aishellTranscripts()[0];
+  const pcm = await readPcm(aishellFile(id));
+  const lex = pooled.lexicon('zh');
+  const session = pooled.openProgress('zh', [...text].map((c) => ({ label: c, prons: lex.lookup(c) ?? [] })));
+  for (let i = 0; i < pcm.length; i += 3200) await session.push(pcm.subarray(i, i + 3200));
+  const last = await session.finish();
+  session.close();
+  assert.ok(last.readUnits >= text.length - 1, `read ${last.readUnits} of ${text.length}`);
 });

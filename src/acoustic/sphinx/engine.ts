@@ -5,7 +5,7 @@
  * benchmarks may use it directly.
  */
 import { resolveModels, type ModelPaths } from '../../models.js';
-import { loadDictionary } from '../lexicon.js';
+import { loadDictionary, type LoadedLexicon } from '../lexicon.js';
 import { withGop } from '../gop.js';
 import { SAMPLES_PER_FRAME } from '../types.js';
 import type { AcousticLang, AlignOptions, AlignResult, FrameWindow, GrammarSpec, PhoneSegment } from '../types.js';
@@ -59,6 +59,7 @@ interface LangEngine {
   decoder: SphinxDecoder;
   /** Context-independent phones of the dictionary: insertion loop and phone words. */
   phones: string[];
+  lexicon: LoadedLexicon;
   /** The model's word insertion penalty (library default 0.65), restored after insertion grammars. */
   wip: number;
 }
@@ -83,6 +84,11 @@ export class SphinxEngine {
 
   phones(lang: AcousticLang): string[] {
     return this.lang(lang).phones;
+  }
+
+  /** The pronunciation dictionary the decoder was loaded with. */
+  lexicon(lang: AcousticLang): LoadedLexicon {
+    return this.lang(lang).lexicon;
   }
 
   align(lang: AcousticLang, pcm: Int16Array, grammar: GrammarSpec, opts: AlignOptions = {}): AlignResult {
@@ -162,14 +168,15 @@ export class SphinxEngine {
 function loadLang(paths: ModelPaths, lang: AcousticLang): LangEngine {
   const model = lang === 'zh' ? paths.zh : paths.en;
   const decoder = SphinxDecoder.create({ hmm: model.acoustic, dict: model.dict });
-  const phones = loadDictionary(model.dict, lang).phones;
+  const lexicon = loadDictionary(model.dict, lang);
+  const phones = lexicon.phones;
   // Single phones as words, for the phone pass and the insertion loop.
   for (const p of phones) {
     if (!decoder.addWord(pronWord([p]), [p])) throw new Error(`model ${model.acoustic} lacks phone ${p}`);
   }
   decoder.setBeams(LOOP_BEAMS);
   decoder.setPhoneLoop(LOOP_SEARCH);
-  return { decoder, phones, wip: decoder.floatOption('-wip') };
+  return { decoder, phones, lexicon, wip: decoder.floatOption('-wip') };
 }
 
 type PassResult<T> = { ok: true; segments: DecodedSegment[]; parsed: T } | { ok: false; segments: DecodedSegment[] };
