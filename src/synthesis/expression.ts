@@ -1,6 +1,6 @@
 /**
- * From the request's expressive fields to numbers: speed, pitch and volume scales, genre,
- * and the emotion chosen from `emotion`, `emoVector` or `style` (spec, TTS table: `emotion`
+ * From the request's expressive fields to numbers: speed, pitch and volume scales, the rate
+ * per genre, and the emotion chosen from `emotion`, `emoVector` or `style` (spec, TTS table: `emotion`
  * wins over both; an explicit `speed` wins over the faster rate of `energetic`).
  */
 import type { Emotion, Genre } from './types.js';
@@ -22,20 +22,6 @@ export function volumePeak(volume: number): number {
 
 /** Characters per second at speed 50 (spec, TTS table `speed`). */
 export const CHARS_PER_SEC: Record<Genre, number> = { classical_poem: 1.75, prose: 3 };
-
-/**
- * A classical poem when the text has at least two clauses, all of 4, 5 or 7 Han characters and
- * of equal length (jueju, lüshi and four-character verse), and no more than 16 clauses.
- */
-export function detectGenre(text: string): Genre {
-  const clauses = text
-    .split(/[，。！？；、,.!?;\s]+/u)
-    .map((c) => (c.match(/\p{Script=Han}/gu) ?? []).length)
-    .filter((n) => n > 0);
-  if (clauses.length < 2 || clauses.length > 16) return 'prose';
-  const n = clauses[0];
-  return [4, 5, 7].includes(n) && clauses.every((c) => c === n) ? 'classical_poem' : 'prose';
-}
 
 export interface EmotionEffect {
   rate: number;

@@ -16,7 +16,6 @@ import { psola } from './dsp/psola.js';
 import { resampleByStep } from './dsp/resample.js';
 import {
   CHARS_PER_SEC,
-  detectGenre,
   EMOTION_EFFECT,
   emoVectorWarnings,
   pitchFactor,
@@ -168,14 +167,9 @@ async function renderOnce(req: SynthesisRequest, engines: Engines, overrides: Sy
   const warnings = [...p.warnings];
   let audio: EngineAudio;
   if (req.language === 'zh-CN') {
-    const genre = req.genre ?? detectGenre(req.text);
-    let parsed;
-    try {
-      parsed = toZhTokens(req.text, req.pinyin);
-    } catch (err) {
-      throw invalid(`pinyin: ${(err as Error).message}`);
-    }
-    if (parsed.skipped.length) warnings.push(`characters not read: ${[...new Set(parsed.skipped)].join('')}`);
+    const parsed = toZhTokens(req.text, req.pinyin);
+    const genre = req.genre ?? (parsed.genre === 'classical_poem' ? 'classical_poem' : 'prose');
+    if (parsed.skipped.length) warnings.push(`not read: ${[...new Set(parsed.skipped)].join(' ')}`);
     audio = await runZh(engines, parsed.tokens, p, CHARS_PER_SEC[genre], warnings);
   } else {
     const voice: EspeakVoice = req.language === 'en-GB' ? 'en-gb' : 'en-us';

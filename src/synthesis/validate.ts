@@ -10,7 +10,9 @@
 import { invalid } from '../errors.js';
 import type { Emotion, Genre, SynthesisFormat, SynthesisLanguage, SynthesisRequest } from './types.js';
 import { findSystemVoice } from './voices.js';
-import { hanCount, parsePinyinOverride } from './zh/syllables.js';
+import { toZhTokens } from './zh/syllables.js';
+import { parseRefPinyin } from '../zh/text/index.js';
+import { ApiError } from '../errors.js';
 
 const LANGUAGES: SynthesisLanguage[] = ['zh-CN', 'en-US', 'en-GB'];
 const FORMATS: SynthesisFormat[] = ['wav', 'mp3', 'ogg'];
@@ -93,11 +95,24 @@ export function validateSynthesisRequest(body: unknown, knownVoice: (id: string)
   if (genre) req.genre = genre;
   const pinyin = optionalString(b, 'pinyin', PINYIN_MAX);
   if (pinyin !== undefined) {
-    const parsed = parsePinyinOverride(pinyin);
-    if (typeof parsed === 'string') throw invalid(parsed);
-    const expected = hanCount(req.text.replace(/[0-9]/g, '零'));
-    if (parsed.length !== expected) throw invalid(`pinyin has ${parsed.length} syllables but text has ${expected} Chinese characters`);
+    checkPinyin(pinyin);
     req.pinyin = pinyin;
   }
+  // Mandarin text must have something readable, and an override one syllable per character.
+  if (req.language === 'zh-CN') toZhTokens(req.text, req.pinyin);
   return req;
+}
+
+/**
+ * The override must be numeric-tone pinyin. For Mandarin, toZhTokens then checks one syllable
+ * per readable character as the Mandarin text layer counts them (digits are read out, Latin
+ * letters are not); other languages ignore the override.
+ */
+function checkPinyin(pinyin: string): void {
+  try {
+    parseRefPinyin(pinyin);
+  } catch (err) {
+    if (err instanceof ApiError) throw invalid(err.message.replace('refPinyin', 'pinyin'));
+    throw err;
+  }
 }

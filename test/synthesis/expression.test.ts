@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { toZhTokens } from '../../src/synthesis/zh/syllables.js';
 import {
-  detectGenre,
   emotionFromStyle,
   emoVectorWarnings,
   pitchFactor,
@@ -21,11 +21,9 @@ test('speed maps 0 → 0.6, 50 → 1, 100 → 1.6 (spec), pitch ±4 st, volume �
   assert.ok(Math.abs(20 * Math.log10(volumePeak(0) / volumePeak(50)) + 6) < 1e-9);
 });
 
-test('genre: regular 5- or 7-character clauses are a classical poem, the rest prose', () => {
-  assert.equal(detectGenre('床前明月光，疑是地上霜。举头望明月，低头思故乡。'), 'classical_poem');
-  assert.equal(detectGenre('朝辞白帝彩云间，千里江陵一日还。'), 'classical_poem');
-  assert.equal(detectGenre('今天天气很好，我们去公园吧。'), 'prose');
-  assert.equal(detectGenre('你好。'), 'prose');
+test('genre comes from the Mandarin text layer: a regulated quatrain is a classical poem', () => {
+  assert.equal(toZhTokens('床前明月光，疑是地上霜。举头望明月，低头思故乡。').genre, 'classical_poem');
+  assert.equal(toZhTokens('今天天气很好，我们去公园吧。').genre, 'prose');
 });
 
 test('emotion: explicit emotion wins over emoVector and style; style keywords in Chinese and English', () => {
