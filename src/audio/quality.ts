@@ -58,7 +58,7 @@ export const QUALITY_THRESHOLDS = {
   /** Detected speech must end within this of the end of the file to consider truncation. */
   TRAILING_GAP_MS: 300,
   /** The trailing window's level must be within this of the speech level to count as cut speech, */
-  TRAILING_WITHIN_DB: 12,
+  TRAILING_WITHIN_DB: 8,
   /** and this far above the noise level (so loud background, e.g. babble, is not taken for it). */
   TRAILING_ABOVE_NOISE_DB: 10,
   /** Noise is estimated from non-speech frames when there are at least this many. */
