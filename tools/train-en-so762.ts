@@ -19,17 +19,15 @@ import { decodeAudio } from '../src/audio/decode.js';
 import { loadEnglishLexicon, type EnglishLexicon } from '../src/en/lexicon/index.js';
 import { planReading } from '../src/en/engine/plan.js';
 import { measureSignal } from '../src/en/engine/signal.js';
-import { createInProcessEnglishBackend } from '../src/en/engine/sphinx-backend.js';
+import { createInThreadBackend } from '../src/acoustic/backend.js';
+import { loadConfig } from '../src/config.js';
 import type { AcousticBackend, AlignResult } from '../src/acoustic/types.js';
 import { readEvidence, type ReadingEvidence } from '../src/en/engine/evidence.js';
-import { scoreReading } from '../src/en/engine/score.js';
+import { phoneRows, utteranceRow, wordRows } from '../src/en/engine/score.js';
 import type { SignalFrames } from '../src/en/engine/signal.js';
-import { judgeStress } from '../src/en/engine/stress.js';
-import { fitRidge, predict, type LinearModel } from '../src/en/scoring-model/linear.js';
+import { fitLogistic, fitRidge, pearson, predict, type LinearModel } from '../src/en/scoring-model/linear.js';
 import { MODEL_FILE, type EnglishScoringModel } from '../src/en/scoring-model/model.js';
-import {
-  PHONE_FEATURES, UTTERANCE_FEATURES, WORD_FEATURES, mean, phoneFeatures, utteranceFeatures, utteranceGop, wordFeatures,
-} from '../src/en/scoring-model/features.js';
+import { PHONE_FEATURES, UTTERANCE_FEATURES, WORD_FEATURES, mean, type PhoneStats } from '../src/en/scoring-model/features.js';
 
 export const SO762_DIR = path.resolve(import.meta.dirname, '..', '..', 'shared', 'data', 'en', 'speechocean762');
 export const DEFAULT_CACHE = path.join(os.tmpdir(), 'kouyu-en-so762-cache');
@@ -108,7 +106,7 @@ async function extract(split: 'train' | 'test', cache: string, limit: number): P
   const scores = readScores(split);
   const ids = spreadOrder(Object.keys(scores).sort()).slice(0, limit);
   fs.mkdirSync(path.join(cache, split), { recursive: true });
-  const backend = createInProcessEnglishBackend(path.resolve(import.meta.dirname, '..', 'models'));
+  const backend = createInThreadBackend(loadConfig(), { langs: ['en'] });
   const lexicon = await loadEnglishLexicon();
   let done = 0;
   for (const id of ids) {
@@ -162,64 +160,72 @@ async function fitAll(cache: string): Promise<void> {
   const lexicon = await loadEnglishLexicon();
   const data = loadLabelled(cache, 'train', lexicon);
   if (data.length < 50) throw new Error(`only ${data.length} cached train utterances; run extract first`);
-  // Stage 1: phones.
+  const placeholder: LinearModel = { names: [], mean: [], std: [], weights: [], bias: 0, min: 0, max: 0 };
+  const model: EnglishScoringModel = {
+    trainedOn: { corpus: 'speechocean762', split: 'train', utterances: data.length, fittedAt: new Date().toISOString().slice(0, 10) },
+    phoneStats: phoneStatistics(data),
+    phone: placeholder,
+    word: { accuracy: placeholder, stress: placeholder, total: placeholder },
+    utterance: { accuracy: placeholder, completeness: placeholder, fluency: placeholder, prosodic: placeholder, total: placeholder },
+  };
+  // Stage 1: phones: probability of "correct" (mean expert score >= 1.5 of 2).
   const px: number[][] = [];
   const py: number[] = [];
   for (const r of data) {
-    const uttGop = utteranceGop(r.evidence);
-    r.evidence.words.forEach((w, i) => {
+    phoneRows(r.evidence, model).forEach((rows, i) => {
       if (r.wordLabel[i] < 0) return;
-      const wordGop = mean(w.phones.map((p) => p.gop));
-      w.phones.forEach((p, k) => {
-        px.push(phoneFeatures(p, wordGop, uttGop));
-        py.push(r.label.words[r.wordLabel[i]].phonesAccuracy[k]);
-      });
+      rows.forEach((x, k) => (px.push(x), py.push(r.label.words[r.wordLabel[i]].phonesAccuracy[k] >= 1.5 ? 1 : 0)));
     });
   }
-  const phone = fitRidge([...PHONE_FEATURES], px, py, [0, 2]);
-  // Stage 2: words, from the fitted phone scores (placeholder word/utterance maps until fitted).
-  const model: EnglishScoringModel = {
-    trainedOn: { corpus: 'speechocean762', split: 'train', utterances: data.length, fittedAt: new Date().toISOString().slice(0, 10) },
-    phone,
-    word: { accuracy: phone, stress: phone, total: phone },
-    utterance: { accuracy: phone, completeness: phone, fluency: phone, prosodic: phone, total: phone },
-  };
+  model.phone = fitLogistic([...PHONE_FEATURES], px, py);
+  // Stage 2: words (0-10) from the fitted phone scores.
   const wx: number[][] = [];
   const wy: Record<(typeof WORD_TARGETS)[number], number[]> = { accuracy: [], stress: [], total: [] };
   for (const r of data) {
-    const uttGop = utteranceGop(r.evidence);
-    r.evidence.words.forEach((w, i) => {
+    wordRows(r.evidence, r.signal, model).forEach((row, i) => {
       if (r.wordLabel[i] < 0) return;
-      const wordGop = mean(w.phones.map((p) => p.gop));
-      const ps = w.phones.map((p) => predict(phone, phoneFeatures(p, wordGop, uttGop)));
-      wx.push(wordFeatures(w, ps, judgeStress(w, r.signal), uttGop));
+      wx.push(row.x);
       for (const t of WORD_TARGETS) wy[t].push(r.label.words[r.wordLabel[i]][t]);
     });
   }
   for (const t of WORD_TARGETS) model.word[t] = fitRidge([...WORD_FEATURES], wx, wy[t], [0, 10]);
-  // Stage 3: utterances, from everything the engine computes.
-  const ux: number[][] = [];
-  const uy: Record<(typeof UTT_TARGETS)[number], number[]> = { accuracy: [], completeness: [], fluency: [], prosodic: [], total: [] };
-  for (const r of data) {
-    ux.push(utteranceVector(r, model));
-    for (const t of UTT_TARGETS) uy[t].push(r.label[t]);
-  }
-  for (const t of UTT_TARGETS) model.utterance[t] = fitRidge([...UTTERANCE_FEATURES], ux, uy[t], [0, 10]);
+  // Stage 3: utterances (0-10) from everything the engine computes.
+  const ux = data.map((r) => utteranceRow(r.evidence, r.signal, model));
+  for (const t of UTT_TARGETS) model.utterance[t] = fitRidge([...UTTERANCE_FEATURES], ux, data.map((r) => r.label[t]), [0, 10]);
   fs.writeFileSync(MODEL_FILE, JSON.stringify(roundModel(model), null, 1) + '\n');
-  console.log(JSON.stringify({ fittedOn: data.length, phones: py.length, words: wx.length, file: path.relative(process.cwd(), MODEL_FILE) }));
+  const fit = (m: LinearModel, X: number[][], y: number[]) => Math.round(pearson(X.map((x) => predict(m, x)), y) * 1000) / 1000;
+  console.log(JSON.stringify({
+    fittedOn: data.length, phones: py.length, words: wx.length, file: path.relative(process.cwd(), MODEL_FILE),
+    trainPearson: { phone: fit(model.phone, px, py), wordTotal: fit(model.word.total, wx, wy.total), uttTotal: fit(model.utterance.total, ux, data.map((r) => r.label.total)) },
+  }));
 }
 
-/** The utterance feature vector exactly as the engine builds it (scoreReading's order). */
-export function utteranceVector(r: LabelledReading, model: EnglishScoringModel): number[] {
-  const scored = scoreReading(r.evidence, r.signal, model);
-  return utteranceFeatures(
-    r.evidence,
-    scored.words.flatMap((w) => w.phones),
-    scored.words.map((w) => w.total),
-    scored.words.map((w) => w.stressJudgement),
-    scored.fluency,
-    scored.intonation,
-  );
+/** Per-phone GOP and log-duration statistics over the read (not skipped) phones of the train half. */
+function phoneStatistics(data: readonly LabelledReading[]): PhoneStats {
+  const acc = new Map<string, { g: number[]; d: number[] }>();
+  for (const r of data) {
+    for (const w of r.evidence.words) {
+      if (w.status !== 'read') continue;
+      for (const p of w.phones) {
+        const e = acc.get(p.phone) ?? { g: [], d: [] };
+        e.g.push(p.gop);
+        e.d.push(Math.log(Math.max(1, p.endFrame - p.startFrame)));
+        acc.set(p.phone, e);
+      }
+    }
+  }
+  const stats: PhoneStats = {};
+  const ms = (v: number[]) => {
+    const m = mean(v);
+    return [m, Math.max(0.1, Math.sqrt(mean(v.map((x) => (x - m) ** 2))))];
+  };
+  for (const [ph, e] of [...acc].sort()) {
+    if (e.g.length < 5) continue;
+    const [gm, gs] = ms(e.g);
+    const [dm, ds] = ms(e.d);
+    stats[ph] = [+gm.toFixed(4), +gs.toFixed(4), +dm.toFixed(4), +ds.toFixed(4)];
+  }
+  return stats;
 }
 
 function roundModel(m: EnglishScoringModel): EnglishScoringModel {
@@ -232,6 +238,7 @@ function roundModel(m: EnglishScoringModel): EnglishScoringModel {
   });
   return {
     trainedOn: m.trainedOn,
+    phoneStats: m.phoneStats,
     phone: r(m.phone),
     word: { accuracy: r(m.word.accuracy), stress: r(m.word.stress), total: r(m.word.total) },
     utterance: {

@@ -7,7 +7,7 @@ import type { PhoneSegment } from '../../acoustic/types.js';
 import { alignPhonics, toArpabet } from '../lexicon/index.js';
 import type { EvaluationConfig } from '../../evaluation/config.js';
 import { GRADE_BAND_WEIGHTS, weightedOverall } from '../../assessment/shaping.js';
-import { clamp100, fromExpert, EXPERT_FULL } from './dimensions.js';
+import { clamp100, fromExpert, EXPERT_FULL, gopAcceptability, WORD_GOP_THRESHOLD } from './dimensions.js';
 import type { ReadingEvidence, WordEvidence } from './evidence.js';
 import { judgePhones } from './phones.js';
 import type { ReadingPlan } from './plan.js';
@@ -30,16 +30,21 @@ export interface BuildInput {
 
 export function buildAssessment(input: BuildInput): EnglishAssessment {
   const { config, plan, evidence, scored } = input;
-  const words = evidence.words.map((w, i) => buildWord(w, scored.words[i], input.loop));
+  const words = evidence.words.map((w, i) => buildWord(w, scored.words[i], input.loop, config.slack));
   const readShare = words.filter((w) => w.readStatus !== 'skipped').length / Math.max(1, words.length);
   const prosody = judgeProsody(plan, scored);
   const u = scored.utterance;
+  // Accuracy is the fitted utterance score, held down to the words' own (GOP-capped) mean so
+  // that speech of other words cannot score well; fluency, reading skill and emotion only count
+  // over speech that matches the text, so they shrink with the share of words read correctly.
+  const wordMean = words.reduce((a, w) => a + w.accuracy, 0) / Math.max(1, words.length);
+  const credit = 0.3 + 0.7 * (words.filter((w) => w.readStatus === 'correct').length / Math.max(1, words.length));
   const dimensions = {
     integrity: clamp100(readShare * 100),
-    accuracy: fromExpert(u.accuracy, EXPERT_FULL.utterance),
-    fluency: fromExpert(u.fluency, EXPERT_FULL.utterance),
-    readingSkill: prosody.readingSkill,
-    emotion: prosody.emotion,
+    accuracy: Math.min(fromExpert(u.accuracy, EXPERT_FULL.utterance), wordMean + 10),
+    fluency: fromExpert(u.fluency, EXPERT_FULL.utterance) * credit,
+    readingSkill: prosody.readingSkill * credit,
+    emotion: prosody.emotion * credit,
   };
   if (!evidence.ok) for (const k of Object.keys(dimensions) as (keyof typeof dimensions)[]) dimensions[k] = 0;
   const weights = GRADE_BAND_WEIGHTS[config.gradeBand];
@@ -65,11 +70,13 @@ export function buildAssessment(input: BuildInput): EnglishAssessment {
   };
 }
 
-function buildWord(w: WordEvidence, s: WordScores, loop: readonly PhoneSegment[]): WordAssessment {
+function buildWord(w: WordEvidence, s: WordScores, loop: readonly PhoneSegment[], slack: number): WordAssessment {
   const word = w.entry.word;
-  const phones: PhoneAssessment[] = judgePhones(w, s.phones, loop);
-  const accuracy = w.status === 'omitted' ? 0 : fromExpert(s.accuracy, EXPERT_FULL.word);
-  const overall = w.status === 'omitted' ? 0 : fromExpert(s.total, EXPERT_FULL.word);
+  const phones: PhoneAssessment[] = judgePhones(w, s.phones, loop, slack);
+  const meanGop = w.phones.reduce((a, p) => a + p.gop, 0) / Math.max(1, w.phones.length);
+  const cap = gopAcceptability(meanGop, WORD_GOP_THRESHOLD, slack);
+  const accuracy = w.status === 'omitted' ? 0 : Math.min(fromExpert(s.accuracy, EXPERT_FULL.word), cap);
+  const overall = w.status === 'omitted' ? 0 : Math.min(fromExpert(s.total, EXPERT_FULL.word), cap);
   const blocks = alignPhonics(word.spoken.join(''), w.pron.phones);
   const phonics = blocks.map((b) => {
     const ps = phones.slice(b.phoneStart, b.phoneStart + b.phones.length);

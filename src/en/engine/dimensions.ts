@@ -1,6 +1,6 @@
 /**
- * English score scales: the fitted model's expert scales (speechocean762: phones 0-2, words
- * and utterances 0-10) onto the 0-100 scale of the shared assessment core, which then applies
+ * English score scales: the fitted model's expert scales (speechocean762 words and utterances
+ * 0-10; phones are probabilities of being judged correct) onto the 0-100 scale of the shared assessment core, which then applies
  * slack, gradeBand weights, scale and precision (src/assessment/shaping.ts).
  */
 
@@ -15,11 +15,23 @@ export function fromExpert(score: number, full: number): number {
   return clamp100((score / full) * 100);
 }
 
-/** Phone scale 0-2 (2 correct) to 0-100, with full marks from 1.8 (above "heavy accent" 1). */
-export function fromPhoneScale(score: number): number {
-  return clamp100((score / 1.8) * 100);
-}
-
 export function clamp100(v: number): number {
   return Math.max(0, Math.min(100, Number.isFinite(v) ? v : 0));
+}
+
+/**
+ * Acceptability of a word (or phone) from its GOP alone, 0-100: a logistic around a GOP level
+ * that separates native readings of the right words (word means of about −0.5 to −2.5 nats
+ * per frame on LibriVox, LJ Speech and Harvard sentences) from speech of other words forced
+ * onto the text (about −4.5 to −9). The fitted speechocean762 maps rank learners well but
+ * were fitted on speech that is nearly always the right word, so they cannot tell a
+ * substituted word from an accented one; this cap can (Witt & Young 2000 also reject phones
+ * by a GOP threshold). `slack` moves the threshold by up to one nat per frame.
+ */
+export const WORD_GOP_THRESHOLD = -4;
+export const PHONE_GOP_THRESHOLD = -6;
+const GOP_WIDTH = 0.6;
+
+export function gopAcceptability(gop: number, threshold: number, slack = 0): number {
+  return 100 / (1 + Math.exp(-(gop - (threshold - slack)) / GOP_WIDTH));
 }

@@ -67,7 +67,7 @@ export function createEnglishEngine(deps: EnglishEngineDeps): EnglishEngine {
     async inspect(config, audio) {
       const { plan, evidence, signal } = await analyse(config, audio);
       const scored = scoreReading(evidence, signal, model);
-      const lowPhones = scored.words.some((w) => w.phones.some((s) => (s / 1.8) * 100 < LOW_PHONE_SCORE));
+      const lowPhones = scored.words.some((w) => w.phones.some((s) => s * 100 < LOW_PHONE_SCORE));
       const loop = evidence.ok && lowPhones ? await phoneLoop(deps.backend, audio, evidence) : [];
       return buildAssessment({ config, plan, evidence, scored, loop, durationSec: audio.durationSec, warnings: warningsFor(audio, evidence) });
     },

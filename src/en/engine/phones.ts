@@ -1,5 +1,6 @@
 /**
- * Phone judgements: the fitted phone score (0-2 speechocean762 scale → 0-100), and for phones
+ * Phone judgements: the fitted probability that experts call the phone correct, capped by its
+ * GOP acceptability (dimensions.ts), as 0-100; and for phones
  * scored low, what the free phone loop heard over their span and which kind of error it is:
  * - deletion: the word was read but the phone got the aligner's minimum duration (3 frames,
  *   one per HMM state) and a low score, or the whole word was skipped;
@@ -11,7 +12,7 @@
 import type { PhoneSegment } from '../../acoustic/types.js';
 import { isVowel } from '../lexicon/index.js';
 import type { WordEvidence } from './evidence.js';
-import { fromPhoneScale } from './dimensions.js';
+import { clamp100, gopAcceptability, PHONE_GOP_THRESHOLD } from './dimensions.js';
 import type { PhoneAssessment } from './types.js';
 
 /** Phones under this 0-100 score are checked against the phone loop. */
@@ -19,9 +20,10 @@ export const LOW_PHONE_SCORE = 60;
 const MIN_FRAMES = 3;
 const MIN_EPENTHESIS_FRAMES = 4;
 
-export function judgePhones(w: WordEvidence, scores02: readonly number[], loop: readonly PhoneSegment[]): PhoneAssessment[] {
+export function judgePhones(w: WordEvidence, probs: readonly number[], loop: readonly PhoneSegment[], slack = 0): PhoneAssessment[] {
   const out = w.phones.map((p, i): PhoneAssessment => {
-    const score = Math.round(fromPhoneScale(scores02[i]));
+    // The fitted probability rarely reaches 1 (experts mark some accent on most phones): 0.97 is full marks.
+    const score = Math.round(Math.min(clamp100((100 * probs[i]) / 0.97), gopAcceptability(p.gop, PHONE_GOP_THRESHOLD, slack)));
     const base: PhoneAssessment = {
       expected: p.phone, heard: null, inserted: null, error: null, score, gop: p.gop,
       startFrame: p.startFrame, endFrame: p.endFrame, vowel: isVowel(p.phone),

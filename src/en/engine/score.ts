@@ -5,7 +5,7 @@
  */
 import { predict } from '../scoring-model/linear.js';
 import type { EnglishScoringModel } from '../scoring-model/model.js';
-import { phoneFeatures, utteranceFeatures, utteranceGop, wordFeatures, mean } from '../scoring-model/features.js';
+import { meanGopZ, phoneFeatures, utteranceFeatures, utteranceGop, wordFeatures, mean } from '../scoring-model/features.js';
 import type { ReadingEvidence } from './evidence.js';
 import { measureFluency, type FluencyMeasures } from './fluency.js';
 import { measureIntonation, type IntonationMeasures } from './intonation.js';
@@ -13,7 +13,7 @@ import type { SignalFrames } from './signal.js';
 import { judgeStress, type StressJudgement } from './stress.js';
 
 export interface WordScores {
-  /** Per phone, 0-2 (speechocean762 phone scale: 2 correct, 1 accented, 0 wrong or missing). */
+  /** Per phone, probability 0-1 that experts judge it correct (speechocean762 phone score ≥ 1.5). */
   phones: number[];
   accuracy: number;
   stress: number;
@@ -36,21 +36,34 @@ export interface ScoredReading {
   intonation: IntonationMeasures;
 }
 
-export function scoreReading(ev: ReadingEvidence, signal: SignalFrames, model: EnglishScoringModel): ScoredReading {
-  const uttGop = utteranceGop(ev);
-  const words: WordScores[] = ev.words.map((w) => {
-    const wordGop = mean(w.phones.map((p) => p.gop));
-    const phones = w.phones.map((p) => predict(model.phone, phoneFeatures(p, wordGop, uttGop)));
-    const stressJudgement = judgeStress(w, signal);
-    const x = wordFeatures(w, phones, stressJudgement, uttGop);
-    return {
-      phones,
-      accuracy: predict(model.word.accuracy, x),
-      stress: predict(model.word.stress, x),
-      total: predict(model.word.total, x),
-      stressJudgement,
-    };
+/** Phone feature rows per word, per phone (the phone model's inputs). */
+export function phoneRows(ev: ReadingEvidence, model: Pick<EnglishScoringModel, 'phoneStats'>): number[][][] {
+  const uttZ = meanGopZ(ev.words.flatMap((w) => w.phones), model.phoneStats);
+  return ev.words.map((w) => {
+    const ctx = { wordZ: meanGopZ(w.phones, model.phoneStats), uttZ };
+    return w.phones.map((p) => phoneFeatures(p, model.phoneStats, ctx));
   });
+}
+
+/** Word feature rows with the phone scores and stress judgements they were built from. */
+export function wordRows(ev: ReadingEvidence, signal: SignalFrames, model: Pick<EnglishScoringModel, 'phoneStats' | 'phone'>) {
+  const uttGop = utteranceGop(ev);
+  return phoneRows(ev, model).map((rows, i) => {
+    const w = ev.words[i];
+    const phones = rows.map((x) => predict(model.phone, x));
+    const stress = judgeStress(w, signal);
+    return { x: wordFeatures(w, phones, stress, uttGop), phones, stress };
+  });
+}
+
+export function scoreReading(ev: ReadingEvidence, signal: SignalFrames, model: EnglishScoringModel): ScoredReading {
+  const words: WordScores[] = wordRows(ev, signal, model).map(({ x, phones, stress }) => ({
+    phones,
+    accuracy: predict(model.word.accuracy, x),
+    stress: predict(model.word.stress, x),
+    total: predict(model.word.total, x),
+    stressJudgement: stress,
+  }));
   const fluency = measureFluency(ev);
   const intonation = measureIntonation(ev, signal);
   const x = utteranceFeatures(
@@ -74,4 +87,10 @@ export function scoreReading(ev: ReadingEvidence, signal: SignalFrames, model: E
       total: predict(u.total, x),
     },
   };
+}
+
+/** The utterance feature vector of a reading, exactly as scoreReading builds it. */
+export function utteranceRow(ev: ReadingEvidence, signal: SignalFrames, model: EnglishScoringModel): number[] {
+  const s = scoreReading(ev, signal, model);
+  return utteranceFeatures(ev, s.words.flatMap((w) => w.phones), s.words.map((w) => w.total), s.words.map((w) => w.stressJudgement), s.fluency, s.intonation);
 }

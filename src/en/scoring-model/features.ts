@@ -10,12 +10,34 @@ import type { FluencyMeasures } from '../engine/fluency.js';
 import type { IntonationMeasures } from '../engine/intonation.js';
 import type { StressJudgement } from '../engine/stress.js';
 
-export const PHONE_FEATURES = ['gop', 'gopSq', 'gopFloor', 'logDur', 'vowel', 'skipped', 'wordGop', 'uttGop'] as const;
+export const PHONE_FEATURES = ['gopFloor', 'gopZ', 'durZ', 'vowel', 'skipped', 'wordGopZ', 'uttGopZ', 'gopLow'] as const;
 
-export function phoneFeatures(p: PhoneEvidence, wordGop: number, uttGop: number): number[] {
+/**
+ * Per phone of the model: mean and standard deviation of GOP and of log duration over the
+ * training speech. Phones differ widely in how well the free loop matches them (a nasal or a
+ * schwa scores lower than a sibilant even when said right), so GOP is also given as a z-score
+ * against its own phone (as in phone-dependent GOP thresholds, Witt & Young 2000 §4.3).
+ */
+export type PhoneStats = Record<string, [gopMean: number, gopSd: number, durMean: number, durSd: number]>;
+
+export function phoneFeatures(p: PhoneEvidence, stats: PhoneStats, ctx: { wordZ: number; uttZ: number }): number[] {
   const skipped = p.startFrame < 0 ? 1 : 0;
   const dur = skipped ? 0 : Math.log(Math.max(1, p.endFrame - p.startFrame));
-  return [p.gop, p.gop * p.gop, Math.max(p.gop, -3), dur, isVowel(p.phone) ? 1 : 0, skipped, wordGop, uttGop];
+  const st = stats[p.phone] ?? [-1.5, 1.5, 2.2, 0.6];
+  const clip = (v: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, v));
+  // Clipped inputs keep the fitted map monotone where training data are thin (very low GOP).
+  return [
+    Math.max(p.gop, -8), clip((p.gop - st[0]) / st[1], -5, 3), skipped ? -3 : clip((dur - st[2]) / st[3], -3, 3),
+    isVowel(p.phone) ? 1 : 0, skipped, clip(ctx.wordZ, -5, 3), clip(ctx.uttZ, -5, 3), Math.min(0, p.gop + 3),
+  ];
+}
+
+/** Mean GOP z-score over phones (each against its own phone's statistics). */
+export function meanGopZ(phones: readonly PhoneEvidence[], stats: PhoneStats): number {
+  return mean(phones.map((p) => {
+    const st = stats[p.phone] ?? [-1.5, 1.5, 2.2, 0.6];
+    return (p.gop - st[0]) / st[1];
+  }));
 }
 
 export const WORD_FEATURES = [
@@ -57,7 +79,7 @@ export function utteranceFeatures(
   const total = Math.max(0.01, ev.frames / 100);
   return [
     mean([...phoneScores]), sorted[Math.floor(sorted.length * 0.1)] ?? 0, mean([...wordScores]), Math.min(...wordScores),
-    omitted / n, utteranceGop(ev), phoneScores.filter((s) => s < 1).length / Math.max(1, phoneScores.length),
+    omitted / n, utteranceGop(ev), phoneScores.filter((s) => s < 0.5).length / Math.max(1, phoneScores.length),
     Math.min(250, fl.wordsPerMinute), Math.min(20, fl.phonesPerSecond), fl.pauseCount, fl.pauseSeconds / speech,
     fl.hesitations, Math.min(3000, fl.meanPauseMs), poly.length ? poly.filter((s) => s.matched).length / poly.length : 1,
     Math.min(24, into.rangeSt), ev.ok ? 0 : 1, Math.log(n), Math.max(0, (total - speech) / total),

@@ -13,9 +13,11 @@ export interface LinearModel {
   std: number[];
   weights: number[];
   bias: number;
-  /** Output range of the target (e.g. 0..2 for phones, 0..10 for words and utterances). */
+  /** Output range of the target (e.g. 0..10 for words and utterances; 0..1 for probabilities). */
   min: number;
   max: number;
+  /** 'logistic': the output is a probability, 1 / (1 + e^−y) (logistic regression). */
+  link?: 'identity' | 'logistic';
 }
 
 export function predict(model: LinearModel, x: readonly number[]): number {
@@ -24,6 +26,7 @@ export function predict(model: LinearModel, x: readonly number[]): number {
     const v = Number.isFinite(x[i]) ? x[i] : model.mean[i];
     y += (model.weights[i] * (v - model.mean[i])) / model.std[i];
   }
+  if (model.link === 'logistic') y = 1 / (1 + Math.exp(-y));
   return Math.min(model.max, Math.max(model.min, y));
 }
 
@@ -49,6 +52,41 @@ export function fitRidge(names: string[], X: readonly number[][], y: readonly nu
   for (let i = 0; i < d; i++) A[i][i] += lambda * n * 0.01;
   const weights = solve(A, b);
   return { names, mean, std, weights, bias: yMean, min: range[0], max: range[1] };
+}
+
+/**
+ * Ridge-penalised logistic regression of binary y (0/1) on rows of X by Newton-Raphson
+ * (iteratively reweighted least squares; McCullagh & Nelder 1989), on standardised inputs.
+ */
+export function fitLogistic(names: string[], X: readonly number[][], y: readonly number[], lambda = 1, iterations = 25): LinearModel {
+  const base = fitRidge(names, X, y, [0, 1], lambda);
+  const d = names.length;
+  const Z = X.map((row) => row.map((v, j) => (finite(v) - base.mean[j]) / base.std[j]));
+  const w = new Array<number>(d + 1).fill(0);
+  const pos = y.reduce((a, b) => a + b, 0) / y.length;
+  w[d] = Math.log(pos / (1 - pos));
+  for (let it = 0; it < iterations; it++) {
+    const H = Array.from({ length: d + 1 }, () => new Array<number>(d + 1).fill(0));
+    const g = new Array<number>(d + 1).fill(0);
+    for (let r = 0; r < Z.length; r++) {
+      const z = [...Z[r], 1];
+      let eta = 0;
+      for (let j = 0; j <= d; j++) eta += w[j] * z[j];
+      const p = 1 / (1 + Math.exp(-eta));
+      const q = Math.max(1e-6, p * (1 - p));
+      for (let i = 0; i <= d; i++) {
+        g[i] += (y[r] - p) * z[i];
+        for (let j = 0; j <= d; j++) H[i][j] += q * z[i] * z[j];
+      }
+    }
+    for (let i = 0; i < d; i++) {
+      H[i][i] += lambda;
+      g[i] -= lambda * w[i];
+    }
+    const step = solve(H, g);
+    for (let i = 0; i <= d; i++) w[i] += step[i];
+  }
+  return { ...base, weights: w.slice(0, d), bias: w[d], min: 0, max: 1, link: 'logistic' };
 }
 
 function finite(v: number): number {

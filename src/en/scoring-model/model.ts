@@ -6,11 +6,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { LinearModel } from './linear.js';
-import { PHONE_FEATURES, UTTERANCE_FEATURES, WORD_FEATURES } from './features.js';
+import { PHONE_FEATURES, UTTERANCE_FEATURES, WORD_FEATURES, type PhoneStats } from './features.js';
 
 export interface EnglishScoringModel {
   /** What it was fitted on (split, utterance count, date) — provenance, not used in scoring. */
   trainedOn: { corpus: string; split: 'train'; utterances: number; fittedAt: string };
+  phoneStats: PhoneStats;
   phone: LinearModel;
   word: { accuracy: LinearModel; stress: LinearModel; total: LinearModel };
   utterance: { accuracy: LinearModel; completeness: LinearModel; fluency: LinearModel; prosodic: LinearModel; total: LinearModel };

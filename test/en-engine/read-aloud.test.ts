@@ -1,0 +1,84 @@
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { presentReadAloud } from '../../src/assessment/presenter.js';
+import { audio, closeEngine, config, englishEngine, HARVARD1, LIBRIVOX1, LJ2, SO762 } from './setup.js';
+
+after(closeEngine);
+
+type Word = Record<string, unknown> & { scores: Record<string, number>; phonemes: Record<string, unknown>[]; stress: Record<string, unknown>[] };
+
+test('sentence, en-US: native LJ Speech reading scores high and every word is read correctly', async () => {
+  const { engine } = await englishEngine();
+  const cfg = config({ referenceText: LJ2.text });
+  const a = await engine.assess(cfg, await audio(...LJ2.file));
+  assert.ok(a.overall >= 80, `overall ${a.overall}`);
+  assert.deepEqual(a.units.map((u) => u.readStatus), ['correct', 'correct', 'correct', 'correct']);
+  // Spans follow the reading order and do not overlap.
+  for (let i = 1; i < a.units.length; i++) assert.ok(a.units[i].span!.start >= a.units[i - 1].span!.end);
+  const { result } = presentReadAloud(a, cfg);
+  const words = result.words as Word[];
+  assert.equal(words.length, 4);
+  const comparatively = words[2];
+  assert.equal(comparatively.word, 'comparatively');
+  assert.equal(typeof comparatively.scores.stress, 'number');
+  // com-PAR-a-tive-ly: lexical primary stress on the second of five syllables (CMUdict K AH0 M P EH1 R ...).
+  assert.equal(comparatively.stress.length, 5);
+  assert.equal(comparatively.stress[1].ref_stress, 1);
+  assert.ok(Array.isArray(comparatively.phonics) && (comparatively.phonics as unknown[]).length >= 5);
+  assert.ok(comparatively.phonemes.every((p) => typeof p.pronunciation === 'number' && 'error_type' in p));
+  assert.equal(result.rear_tone === 'fall' || result.rear_tone === 'flat' || result.rear_tone === 'rise', true);
+});
+
+test('sentence, en-GB: a native reading is accepted with British variants in the lexicon', async () => {
+  const { engine } = await englishEngine();
+  const cfg = config({ referenceText: HARVARD1.text, language: 'en-GB' });
+  const en = await engine.inspect(cfg, await audio(...HARVARD1.file));
+  assert.equal(en.dialect, 'en-GB');
+  assert.ok(en.overall >= 70, `overall ${en.overall}`);
+  const flagged = en.words.filter((w) => w.readStatus !== 'correct');
+  assert.ok(flagged.length <= 1, `flagged ${flagged.map((w) => w.text).join(', ')}`);
+});
+
+test('passage: sentences and paragraph aggregates; words only with paragraphNeedWordScore 1', async () => {
+  const { engine } = await englishEngine();
+  const text = 'And Mr. John Dashwood had then leisure to consider how much there might be prudently in his power. To do for them.';
+  const pcm = await audio(...LIBRIVOX1.file);
+  const cfg = config({ coreType: 'passage', referenceText: text });
+  const a = await engine.assess(cfg, pcm);
+  assert.equal(a.sentences.length, 2);
+  const bare = presentReadAloud(a, cfg).result;
+  assert.deepEqual(bare.words, []);
+  assert.equal((bare.paragraphs as unknown[]).length, 1);
+  const withWords = presentReadAloud(a, config({ coreType: 'passage', referenceText: text, paragraphNeedWordScore: 1 })).result;
+  assert.equal((withWords.words as unknown[]).length, 22);
+  assert.ok(a.overall >= 75, `overall ${a.overall}`);
+});
+
+test('word: a learner reading scored on one word; a different word in its place is not correct', async () => {
+  const { engine } = await englishEngine();
+  const pcm = await audio(...SO762.file);
+  const right = await engine.inspect(config({ coreType: 'word', referenceText: 'bear' }), pcm);
+  assert.equal(right.words[0].readStatus, 'correct');
+  const wrong = await engine.inspect(config({ coreType: 'word', referenceText: 'umbrella' }), pcm);
+  assert.notEqual(wrong.words[0].readStatus, 'correct');
+  assert.ok(wrong.words[0].overall < right.words[0].overall - 30, `${wrong.words[0].overall} vs ${right.words[0].overall}`);
+});
+
+test('audio that does not match the text gives low scores and no exception', async () => {
+  const { engine } = await englishEngine();
+  const a = await engine.assess(config({ referenceText: 'Seventeen purple elephants quietly juggled frozen watermelons.' }), await audio(...LJ2.file));
+  assert.ok(a.overall < 50, `overall ${a.overall}`);
+  assert.ok(a.units.filter((u) => u.readStatus !== 'correct').length >= 4);
+});
+
+test('slack and scale shape the scores (scale 10, precision 0.1)', async () => {
+  const { engine } = await englishEngine();
+  const pcm = await audio(...SO762.file);
+  const strict = await engine.assess(config({ referenceText: SO762.text, slack: -1 }), pcm);
+  const lenient = await engine.assess(config({ referenceText: SO762.text, slack: 1 }), pcm);
+  assert.ok(lenient.dimensions.accuracy >= strict.dimensions.accuracy);
+  const cfg = config({ referenceText: SO762.text, scale: 10, precision: 0.1 });
+  const r = presentReadAloud(await engine.assess(cfg, pcm), cfg).result;
+  assert.ok((r.overall as number) <= 10 && (r.overall as number) >= 0);
+  assert.equal(Math.round((r.overall as number) * 10) / 10, r.overall);
+});

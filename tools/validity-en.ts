@@ -1,0 +1,303 @@
+/**
+ * Validity of the English engine on real speech (`npm run validity:en`; `--subset` for CI,
+ * under 3 minutes; full by default). Prints each table and ends with one JSON line of the
+ * figures. Protocol (issue 7):
+ * 1. speechocean762 test half: Pearson with the experts at phone, word and utterance level
+ *    (the model is fitted on the train half only by tools/train-en-so762.ts);
+ * 2. native correct reading (librivox, ljspeech, harvard): median overall, share of words and
+ *    phones flagged wrong;
+ * 3. seeded alterations of the reference (a word replaced; a word added that was not said):
+ *    recall and precision of flagged words;
+ * 4. non-native speech (alphanumeric-accented, fsdd-digits): scores by first language, rank
+ *    correlation of self-rated accent strength with accuracy;
+ * 5. phrasing (phrasing-break-dev): Spearman of reading skill and pause scores with the
+ *    experts' overall label; accuracy of the per-break judgement.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { decodeAudio } from '../src/audio/decode.js';
+import { parseEvaluationConfig, type EvaluationConfig } from '../src/evaluation/config.js';
+import { loadEnglishLexicon } from '../src/en/lexicon/index.js';
+import { createInThreadBackend } from '../src/acoustic/backend.js';
+import { loadConfig } from '../src/config.js';
+import { createEnglishEngine, toAssessment, type EnglishAssessment } from '../src/en/engine/index.js';
+import { LOW_PHONE_SCORE } from '../src/en/engine/phones.js';
+import { scoreReading } from '../src/en/engine/score.js';
+import { pearson, spearman } from '../src/en/scoring-model/linear.js';
+import { loadEnglishScoringModel } from '../src/en/scoring-model/model.js';
+import {
+  DEFAULT_CACHE, SO762_DIR, extractOne, labelled, readCached, readScores, spreadOrder, type LabelledReading,
+} from './train-en-so762.js';
+
+const DATA = path.resolve(SO762_DIR, '..');
+const subset = process.argv.includes('--subset');
+const figures: Record<string, unknown> = { mode: subset ? 'subset' : 'full' };
+const backend = createInThreadBackend(loadConfig(), { langs: ['en'] });
+const lexicon = await loadEnglishLexicon();
+const model = loadEnglishScoringModel();
+const engine = createEnglishEngine({ backend, lexicon, model });
+
+function config(referenceText: string, coreType = 'sentence', language = 'en-US'): EvaluationConfig {
+  return parseEvaluationConfig({ coreType, referenceText, language });
+}
+
+async function inspect(file: string, ref: string, coreType = 'sentence'): Promise<{ en: EnglishAssessment; overall: number; accuracy: number }> {
+  const cfg = config(ref, coreType);
+  const en = await engine.inspect(cfg, await decodeAudio(fs.readFileSync(file)));
+  const a = toAssessment(en, cfg);
+  return { en, overall: a.overall, accuracy: a.dimensions.accuracy };
+}
+
+const median = (v: number[]) => {
+  const s = [...v].sort((a, b) => a - b);
+  return s.length ? (s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : NaN;
+};
+const mean = (v: number[]) => (v.length ? v.reduce((a, b) => a + b, 0) / v.length : NaN);
+const r3 = (v: number) => Math.round(v * 1000) / 1000;
+const flagged = (w: EnglishAssessment['words'][number]) => w.readStatus !== 'correct';
+
+/** Seeded generator (mulberry32) so alterations are the same on every run. */
+function rng(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// 1. speechocean762 -------------------------------------------------------------------------
+async function so762(): Promise<void> {
+  const scores = readScores('test');
+  const ids = spreadOrder(Object.keys(scores).sort()).slice(0, subset ? 30 : Infinity);
+  const data: LabelledReading[] = [];
+  for (const id of ids) {
+    const cached = readCached(DEFAULT_CACHE, 'test', id) ?? (await extractOne(backend, lexicon, 'test', id, scores[id].text));
+    data.push(labelled(lexicon, cached, scores[id]));
+  }
+  const phone: [number[], number[]] = [[], []];
+  const word = { accuracy: [[], []], stress: [[], []], total: [[], []] } as Record<string, [number[], number[]]>;
+  const utt = { accuracy: [[], []], completeness: [[], []], fluency: [[], []], prosodic: [[], []], total: [[], []] } as Record<string, [number[], number[]]>;
+  for (const r of data) {
+    const s = scoreReading(r.evidence, r.signal, model);
+    r.evidence.words.forEach((_, i) => {
+      const k = r.wordLabel[i];
+      if (k < 0) return;
+      const lw = r.label.words[k];
+      s.words[i].phones.forEach((p, j) => (phone[0].push(p), phone[1].push(lw.phonesAccuracy[j])));
+      for (const t of ['accuracy', 'stress', 'total'] as const) word[t][0].push(s.words[i][t]), word[t][1].push(lw[t]);
+    });
+    for (const t of Object.keys(utt) as (keyof typeof s.utterance)[]) utt[t][0].push(s.utterance[t]), utt[t][1].push(r.label[t]);
+  }
+  const res = {
+    utterances: data.length,
+    phone_accuracy: r3(pearson(...phone)),
+    word: Object.fromEntries(Object.entries(word).map(([k, v]) => [k, r3(pearson(...v))])),
+    utterance: Object.fromEntries(Object.entries(utt).map(([k, v]) => [k, r3(pearson(...v))])),
+  };
+  console.log(`\nspeechocean762 test half (${data.length} utterances, ${phone[0].length} phones, ${word.total[0].length} words), Pearson with experts`);
+  console.log('level       ours    Kaldi GOP  GOPT   3M     target');
+  console.log(`phone       ${res.phone_accuracy.toFixed(3)}   0.45       0.612  0.656  >= 0.45`);
+  console.log(`word acc    ${res.word.accuracy.toFixed(3)}`);
+  console.log(`word stress ${res.word.stress.toFixed(3)}`);
+  console.log(`word total  ${res.word.total.toFixed(3)}              0.549  0.612`);
+  for (const k of ['accuracy', 'completeness', 'fluency', 'prosodic'] as const) console.log(`utt ${k.padEnd(12)} ${res.utterance[k].toFixed(3)}`);
+  console.log(`utt total   ${res.utterance.total.toFixed(3)}              0.742  0.796  >= 0.70`);
+  figures.so762 = res;
+}
+
+// 2-3. native reading and seeded alterations ------------------------------------------------
+function nativeSet(): { set: string; file: string; ref: string }[] {
+  const out: { set: string; file: string; ref: string }[] = [];
+  const lib = path.join(DATA, 'librivox');
+  for (const f of fs.readdirSync(lib).filter((f) => f.endsWith('.flac')).sort()) {
+    out.push({ set: 'librivox', file: path.join(lib, f), ref: fs.readFileSync(path.join(lib, f.replace('.flac', '.txt')), 'utf8').trim() });
+  }
+  for (const line of fs.readFileSync(path.join(DATA, 'ljspeech', 'metadata.csv'), 'utf8').trim().split('\n')) {
+    const [id, , norm] = line.split('|');
+    out.push({ set: 'ljspeech', file: path.join(DATA, 'ljspeech', 'wavs', `${id}.flac`), ref: norm });
+  }
+  const js = fs.readFileSync(path.join(DATA, 'harvard', 'transcripts.js'), 'utf8');
+  for (const m of js.matchAll(/file:\s*"([^"]+)\.wav",\s*transcript:\s*"([^"]+)"/g)) {
+    out.push({ set: 'harvard', file: path.join(DATA, 'harvard', 'resources', `${m[1]}.flac`), ref: m[2] });
+  }
+  return out;
+}
+
+const POOL = ['window', 'purple', 'table', 'quickly', 'garden', 'monkey', 'river', 'yellow', 'basket', 'thunder', 'pocket', 'violin'];
+
+async function native(): Promise<void> {
+  const all = nativeSet();
+  const items = subset ? all.filter((_, i) => i % 3 === 0) : all;
+  const rows: { set: string; overall: number; words: number; wrongWords: number; phones: number; wrongPhones: number }[] = [];
+  for (const it of items) {
+    const r = await inspect(it.file, it.ref);
+    const phones = r.en.words.flatMap((w) => w.phones);
+    rows.push({
+      set: it.set, overall: r.overall, words: r.en.words.length, wrongWords: r.en.words.filter(flagged).length,
+      phones: phones.length, wrongPhones: phones.filter((p) => p.score < LOW_PHONE_SCORE || p.error !== null).length,
+    });
+  }
+  console.log('\nnative correct reading          n   median overall  words flagged  phones flagged');
+  const table: Record<string, unknown> = {};
+  for (const set of ['librivox', 'ljspeech', 'harvard', 'all']) {
+    const rs = rows.filter((r) => set === 'all' || r.set === set);
+    const sum = (f: (r: (typeof rows)[number]) => number) => rs.reduce((a, r) => a + f(r), 0);
+    const t = { n: rs.length, medianOverall: r3(median(rs.map((r) => r.overall))), wordsFlagged: r3(sum((r) => r.wrongWords) / sum((r) => r.words)), phonesFlagged: r3(sum((r) => r.wrongPhones) / sum((r) => r.phones)) };
+    table[set] = t;
+    console.log(`${set.padEnd(30)} ${String(t.n).padStart(3)}   ${t.medianOverall.toFixed(1).padStart(8)}       ${(t.wordsFlagged * 100).toFixed(1).padStart(6)}%       ${(t.phonesFlagged * 100).toFixed(1).padStart(6)}%`);
+  }
+  figures.native = table;
+  await alterations(subset ? all.filter((_, i) => i % 3 === 1) : all);
+}
+
+async function alterations(items: ReturnType<typeof nativeSet>): Promise<void> {
+  const rand = rng(7);
+  const res = { substitution: { tp: 0, n: 0, fp: 0 }, omission: { tp: 0, n: 0, fp: 0 } };
+  for (const it of items) {
+    const words = it.ref.split(/\s+/);
+    for (const kind of ['substitution', 'omission'] as const) {
+      const pos = Math.floor(rand() * words.length);
+      const extra = POOL[Math.floor(rand() * POOL.length)];
+      const altered = kind === 'substitution' ? words.map((w, i) => (i === pos ? extra : w)) : [...words.slice(0, pos), extra, ...words.slice(pos)];
+      const r = await inspect(it.file, altered.join(' '));
+      // Punctuation glued to a replaced word is lost with it; the analysed index still matches the token position.
+      const target = r.en.words.findIndex((w) => w.text.toLowerCase() === extra);
+      const s = res[kind];
+      s.n++;
+      if (target >= 0 && flagged(r.en.words[target])) s.tp++;
+      s.fp += r.en.words.filter((w, i) => i !== target && flagged(w)).length;
+    }
+  }
+  const out: Record<string, unknown> = {};
+  console.log('\nseeded alterations            n   recall  precision');
+  for (const [k, s] of Object.entries(res)) {
+    const recall = s.tp / Math.max(1, s.n);
+    const precision = s.tp / Math.max(1, s.tp + s.fp);
+    out[k] = { n: s.n, recall: r3(recall), precision: r3(precision) };
+    console.log(`${k.padEnd(28)} ${String(s.n).padStart(3)}   ${(recall * 100).toFixed(1).padStart(5)}%  ${(precision * 100).toFixed(1).padStart(6)}%`);
+  }
+  figures.alterations = out;
+}
+
+// 4. non-native ----------------------------------------------------------------------------
+function csvRows(text: string): string[][] {
+  const rows: string[][] = [];
+  for (const line of text.trim().split('\n')) {
+    const cells: string[] = [];
+    let cur = '';
+    let quoted = false;
+    for (const ch of line) {
+      if (ch === '"') quoted = !quoted;
+      else if (ch === ',' && !quoted) cells.push(cur), (cur = '');
+      else cur += ch;
+    }
+    cells.push(cur.trim());
+    rows.push(cells);
+  }
+  return rows;
+}
+
+async function nonNative(): Promise<void> {
+  const dir = path.join(DATA, 'alphanumeric-accented');
+  const [head, ...rows] = csvRows(fs.readFileSync(path.join(dir, 'metadata.csv'), 'utf8'));
+  const col = (n: string) => head.indexOf(n);
+  const addr = rows.filter((r) => r[col('file_name')].startsWith('audio_data/Addresses/') && fs.existsSync(path.join(dir, r[col('file_name')])));
+  const picked = subset ? addr.filter((_, i) => i % 4 === 0) : addr;
+  const byL1 = new Map<string, number[]>();
+  const accent: number[] = [];
+  const accuracy: number[] = [];
+  for (const r of picked) {
+    const res = await inspect(path.join(dir, r[col('file_name')]), r[col('Address')]);
+    const l1 = /english/i.test(r[col('Native Language')]) ? 'English' : r[col('Native Language')].split(/[/,]/)[0].trim();
+    byL1.set(l1, [...(byL1.get(l1) ?? []), res.accuracy]);
+    accent.push(Number(r[col('Accent Strength (Self reported)')]));
+    accuracy.push(res.accuracy);
+  }
+  console.log('\nalphanumeric-accented by first language   n   mean accuracy');
+  const groups: Record<string, unknown> = {};
+  for (const [l1, v] of [...byL1].sort((a, b) => b[1].length - a[1].length)) {
+    groups[l1] = { n: v.length, accuracy: r3(mean(v)) };
+    console.log(`${l1.padEnd(40)} ${String(v.length).padStart(3)}   ${mean(v).toFixed(1)}`);
+  }
+  const nativeMean = mean(byL1.get('English') ?? []);
+  const otherMean = mean([...byL1].filter(([k]) => k !== 'English').flatMap(([, v]) => v));
+  const rho = spearman(accent, accuracy);
+  console.log(`native ${nativeMean.toFixed(1)} vs non-native ${otherMean.toFixed(1)}; Spearman(accent strength, accuracy) = ${rho.toFixed(3)} (expected negative)`);
+  figures.alphanumeric = { n: picked.length, nativeMean: r3(nativeMean), nonNativeMean: r3(otherMean), spearmanAccentAccuracy: r3(rho), groups };
+  await digits();
+}
+
+const DIGITS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'];
+const NATIVE_SPEAKERS = new Set(['jackson', 'theo']);
+
+async function digits(): Promise<void> {
+  const dir = path.join(DATA, 'fsdd-digits', 'recordings');
+  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.flac')).sort();
+  const picked = subset ? files.filter((f) => /_[0]\.flac$/.test(f)) : files;
+  const by = new Map<string, number[]>();
+  for (const f of picked) {
+    const [digit, speaker] = f.split('_');
+    const res = await inspect(path.join(dir, f), DIGITS[Number(digit)], 'word');
+    by.set(speaker, [...(by.get(speaker) ?? []), res.accuracy]);
+  }
+  console.log('\nfsdd-digits by speaker (8 kHz)    n   mean accuracy');
+  const speakers: Record<string, unknown> = {};
+  for (const [s, v] of by) {
+    speakers[s] = { native: NATIVE_SPEAKERS.has(s), n: v.length, accuracy: r3(mean(v)) };
+    console.log(`${(s + (NATIVE_SPEAKERS.has(s) ? ' (native)' : '')).padEnd(32)} ${String(v.length).padStart(3)}   ${mean(v).toFixed(1)}`);
+  }
+  const nat = mean([...by].filter(([s]) => NATIVE_SPEAKERS.has(s)).flatMap(([, v]) => v));
+  const non = mean([...by].filter(([s]) => !NATIVE_SPEAKERS.has(s)).flatMap(([, v]) => v));
+  console.log(`native ${nat.toFixed(1)} vs non-native ${non.toFixed(1)}`);
+  figures.fsdd = { n: picked.length, nativeMean: r3(nat), nonNativeMean: r3(non), speakers };
+}
+
+// 5. phrasing ------------------------------------------------------------------------------
+async function phrasing(): Promise<void> {
+  const dir = path.join(DATA, 'phrasing-break-dev');
+  const prompts = new Map(fs.readFileSync(path.join(dir, 'metadata.csv'), 'utf8').trim().split('\n').map((l) => l.split('|') as [string, string]));
+  const coarse = new Map(csvRows(fs.readFileSync(path.join(dir, 'annotations', 'new_coarse_grain_res.csv'), 'utf8')).slice(1).map((r) => [r[0], Number(r[5])]));
+  const fine = new Map(csvRows(fs.readFileSync(path.join(dir, 'annotations', 'new_fine_grain_res.csv'), 'utf8')).slice(1).map((r) => [r[0], JSON.parse(r[5]) as number[]]));
+  const wavs = fs.readdirSync(path.join(dir, 'wavs')).filter((f) => f.endsWith('.flac')).sort().map((f) => f.slice(0, -5)).filter((id) => coarse.has(id) && prompts.has(id));
+  const picked = subset ? wavs.filter((_, i) => i % 3 === 0) : wavs;
+  const labels: number[] = [];
+  const skill: number[] = [];
+  const pause: number[] = [];
+  let agree = 0;
+  let breaks = 0;
+  for (const id of picked) {
+    const ref = prompts.get(id)!.toLowerCase();
+    const cfg = config(ref);
+    const en = await engine.inspect(cfg, await decodeAudio(fs.readFileSync(path.join(dir, 'wavs', `${id}.flac`))));
+    labels.push(coarse.get(id)!);
+    skill.push(toAssessment(en, cfg).dimensions.readingSkill);
+    pause.push(en.skill.phrasing);
+    const perBreak = (fine.get(id) ?? []).filter((_, i) => i % 2 === 1);
+    for (const b of en.boundaries) {
+      const expert = perBreak[b.afterWord];
+      if (expert === undefined || expert === 0) continue;
+      breaks++;
+      if (b.appropriate === (expert === 3)) agree++;
+    }
+  }
+  const res = {
+    n: picked.length,
+    spearmanReadingSkill: r3(spearman(skill, labels)),
+    spearmanPause: r3(spearman(pause, labels)),
+    perBreakAccuracy: r3(agree / Math.max(1, breaks)),
+    breaks,
+  };
+  console.log(`\nphrasing-break-dev (${res.n} recordings, ${breaks} breaks): Spearman reading skill ${res.spearmanReadingSkill}, pause ${res.spearmanPause} (target >= 0.5); per-break accuracy ${(res.perBreakAccuracy * 100).toFixed(1)}%`);
+  figures.phrasing = res;
+}
+
+const t0 = Date.now();
+await so762();
+await native();
+await nonNative();
+await phrasing();
+await backend.close();
+figures.seconds = Math.round((Date.now() - t0) / 1000);
+console.log(JSON.stringify(figures));
