@@ -55,15 +55,20 @@ interface Plan {
   warnings: string[];
 }
 
-function plan(req: SynthesisRequest, overrides: SynthesisOverrides): Plan {
+function plan(req: SynthesisRequest, overrides: SynthesisOverrides, ekhoLoaded: boolean): Plan {
   const base = findSystemVoice(req.voice);
   if (!base) throw invalid(`unknown voice: ${req.voice}`);
   const voice = req.profile ? adaptVoice(base, req.profile) : base;
   const zh = req.language === 'zh-CN';
-  const engine: EngineName = zh ? (overrides.engine ?? voice.zhEngine) : 'espeak';
+  const warnings = req.emoVector && !req.emotion ? emoVectorWarnings(req.emoVector) : [];
+  let engine: EngineName = zh ? (overrides.engine ?? voice.zhEngine) : 'espeak';
+  if (engine === 'ekho' && !ekhoLoaded) {
+    // Documented fallback: without the recorded voice, Mandarin is read by eSpeak NG.
+    engine = 'espeak';
+    warnings.push('the recorded Mandarin voice is not installed; eSpeak NG read the text');
+  }
   const emotion = resolveEmotion(req);
   const effect = EMOTION_EFFECT[emotion];
-  const warnings = req.emoVector && !req.emotion ? emoVectorWarnings(req.emoVector) : [];
   const emotionRate = emotion === 'energetic' && req.speedExplicit ? 1 : effect.rate;
   const f0 = voice.f0 * pitchFactor(req.pitch) * effect.f0 * (overrides.f0Scale ?? 1);
   let formant = formantScale(voice, engine);
@@ -106,15 +111,14 @@ async function runEspeak(engines: Engines, text: string, voice: EspeakVoice, p: 
 }
 
 async function runZh(engines: Engines, tokens: ZhToken[], p: Plan, charsPerSec: number, warnings: string[]): Promise<EngineAudio> {
-  if (p.engine === 'espeak') {
+  if (p.engine === 'espeak' || !engines.ekho) {
     const out = await runEspeak(engines, toEspeakPinyin(tokens), 'cmn-latn-pinyin', p, charsPerSec);
     const toned = out.words ? imposeTones(out.samples, out.sampleRate, out.words, toneTargets(tokens), p.f0 / p.formant, p.range) : null;
     if (!toned) warnings.push('Mandarin tones follow eSpeak\'s own intonation model for this request');
     return toned ? { samples: toned, sampleRate: out.sampleRate } : out;
   }
-  if (!engines.ekho) throw new Error('the Ekho Mandarin voice is not loaded');
   const rate = p.rate / p.formant;
-  const out = await synthesizeEkho(engines.ekho, tokens, {
+  const out = await synthesizeEkho(engines.ekho!, tokens, {
     syllablesPerSec: charsPerSec * EKHO_SLOT_RATE * rate,
     rateFactor: rate,
     medianF0: p.f0 / p.formant,
@@ -163,7 +167,7 @@ function measureVoice(r: Rendered, units: number): { medianF0: number; rate: num
 }
 
 async function renderOnce(req: SynthesisRequest, engines: Engines, overrides: SynthesisOverrides): Promise<Rendered> {
-  const p = plan(req, overrides);
+  const p = plan(req, overrides, engines.ekho !== null);
   const warnings = [...p.warnings];
   let audio: EngineAudio;
   if (req.language === 'zh-CN') {

@@ -49,3 +49,11 @@ test('a pinyin override changes the chosen clips and the audio', async () => {
   for (let i = 0; i < n; i++) diff += Math.abs(plain.pcm[i] - forced.pcm[i]);
   assert.ok(diff / n > 500, `outputs barely differ (mean |Δ| ${(diff / n).toFixed(0)})`);
 });
+
+test('without the recorded voice Mandarin falls back to eSpeak NG with a warning', async () => {
+  const e = await testEngines();
+  const r = await renderSpeech(request({ text: '你好。' }), { espeak: e.espeak, ekho: null });
+  assert.equal(r.sampleRate, 22050); // eSpeak's rate, not Ekho's 16 kHz
+  assert.match(r.warnings.join(), /not installed/);
+  assert.ok(r.pcm.length / r.sampleRate > 0.3);
+});
