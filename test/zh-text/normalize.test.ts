@@ -35,6 +35,20 @@ test('numerals in text: decimals, percentages, years, phone numbers, separators,
   assert.equal(read('12345'), '一万二千三百四十五');
 });
 
+test('clock times, fractions, ranges and ratios', () => {
+  assert.equal(read('10:30出发'), '十点三十分出发');
+  assert.equal(read('2:00'), '两点');
+  assert.equal(read('8:05:09'), '八点零五分零九秒');
+  assert.equal(read('1/2的人'), '二分之一的人');
+  assert.equal(read('3-5天'), '三到五天');
+  assert.equal(read('10～20个'), '十到二十个');
+  assert.equal(read('20%-30%'), '百分之二十到百分之三十');
+  assert.equal(read('比分3:2'), '比分三比二');
+  assert.equal(read('400-800-1234'), '四零零八零零一二三四', 'a telephone chain stays digit by digit');
+  const dash = normalizeText('3-5天').tokens[1];
+  assert.deepEqual([dash.text, dash.charType, dash.source, dash.begin, dash.end], ['到', 0, '-', 1, 2]);
+});
+
 test('numerals keep the original span: every character of 百分之三点五 points at "3.5%"', () => {
   const toks = normalizeText('占3.5%。').tokens;
   const numeral = toks.filter((t) => t.begin === 1);

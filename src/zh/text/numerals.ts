@@ -7,7 +7,9 @@
  *    22000 → 两万二千, but 12000 → 一万二千) and for a bare 2 before a measure word
  *    (2个 → 两个; see twoBeforeMeasure);
  *  - decimals read the fraction digit by digit (3.14 → 三点一四);
- *  - digit-by-digit reading (0 → 零) for years, telephone-like numbers and codes.
+ *  - digit-by-digit reading (0 → 零) for years, telephone-like numbers and codes;
+ *  - in text (normalize.ts): clock times (10:30 → 十点三十分), fractions (1/2 → 二分之一),
+ *    ranges (3-5 → 三到五) and ratios (3:2 → 三比二).
  */
 
 const DIGITS = '零一二三四五六七八九';
