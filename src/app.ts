@@ -21,6 +21,9 @@ import { registerEvaluationRoutes } from './evaluation/routes/index.js';
 import { createSpeechServices, type SpeechServices } from './speech.js';
 import { createAudioStore, registerAudioRoute } from './tts/audio-store.js';
 import { registerTtsRoutes } from './tts/routes.js';
+import { createStandardAudio } from './tts/standard-audio.js';
+import { createScorers } from './evaluation/scorers.js';
+import { createRecordingStore } from './evaluation/recordings.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -105,7 +108,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerAudioRoute(app, audioStore);
   registerTtsRoutes(app, { storage, speech, audio: audioStore });
 
-  const evaluation = createEvaluationService({ storage, scorers: () => null });
+  const evaluation = createEvaluationService({
+    storage,
+    scorers: createScorers(speech, config.modelsDir),
+    standardAudio: createStandardAudio(speech, audioStore),
+    recordings: createRecordingStore(app, config.dataDir),
+  });
   await registerEvaluationRoutes(app, { service: evaluation, gateway, idleMs: options.wsIdleMs });
 
   await registerStorageRoutes(app); // login, console usage, report lookup

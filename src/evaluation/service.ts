@@ -46,7 +46,8 @@ export interface ReportWriter {
 }
 
 export interface StandardAudioProvider {
-  create(config: EvaluationConfig): Promise<{ url: string; format: string; duration: string }>;
+  /** Synthesises the reference text; `scored` carries the readings the evaluation used. */
+  create(config: EvaluationConfig, scored?: ScoredEvaluation): Promise<{ url: string; format: string; duration: string }>;
 }
 
 /** Keeps uploaded recordings for `attachAudioUrl=1` (7 days) and names their address. */
@@ -95,7 +96,7 @@ export function createEvaluationService(deps: EvaluationServiceDeps): Evaluation
         if (report) response.report = report;
       }
       if (config.includeAsrText && scored.asrText) response.asrText = scored.asrText;
-      if (config.includeStandardAudio && deps.standardAudio) response.standardAudio = await deps.standardAudio.create(config);
+      if (config.includeStandardAudio && deps.standardAudio) response.standardAudio = await deps.standardAudio.create(config, scored);
       if (compat?.attachAudioUrl && deps.recordings) {
         response.audioUrl = await deps.recordings.save(recordId, input.audio, audio.source.format);
       }

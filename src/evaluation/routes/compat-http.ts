@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { invalid } from '../../errors.js';
 import { MultipartBody } from '../../http/multipart.js';
 import { compatToConfig, isCompatKind } from '../compat.js';
-import type { EvaluationService } from '../types.js';
+import type { BareEvaluationResponse, EvaluationService } from '../types.js';
 import { EVALUATION_ROUTE, assertKindAllowed, setServerTiming, unknownCoreType } from './common.js';
 
 /** Shortest accepted compat recording (spec Limits), checked after decoding. */
@@ -48,7 +48,18 @@ export function registerCompatEvaluateRoute(app: FastifyInstance, service: Evalu
         receivedAt,
       });
       setServerTiming(reply, timings);
-      return response;
+      return compatBody(response);
     },
   );
+}
+
+/**
+ * The compat result shape `{recordId, eof:1, result, audioUrl?, timing?}`. The stored record
+ * keeps the whole evaluation (report included), so report lookup works for compat calls too.
+ */
+export function compatBody(response: BareEvaluationResponse): Record<string, unknown> {
+  const body: Record<string, unknown> = { recordId: response.recordId, eof: 1, result: response.result };
+  if (response.audioUrl) body.audioUrl = response.audioUrl;
+  if (response.timing) body.timing = response.timing;
+  return body;
 }

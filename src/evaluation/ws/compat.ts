@@ -17,6 +17,7 @@ import { invalid } from '../../errors.js';
 import { compatToConfig } from '../compat.js';
 import type { EvaluationConfig } from '../config.js';
 import { assertKindAllowed } from '../routes/common.js';
+import { compatBody } from '../routes/compat-http.js';
 import type { CompatOptions } from '../types.js';
 import { evaluateRound, parseFrame, send, sendError, sessionTimers, type RealtimeDeps } from './realtime.js';
 
@@ -116,8 +117,7 @@ export function runCompatSession(socket: WebSocket, kind: string, principal: Pri
         idempotencyKey: current.config.idempotencyKey,
         receivedAt: current.receivedAt,
         frame: (response) => {
-          const out: Record<string, unknown> = { recordId: response.recordId, eof: 1, result: response.result };
-          if (response.audioUrl) out.audioUrl = response.audioUrl;
+          const out = compatBody(response);
           if (response.timing) out.timing = { ...response.timing, wsFirstAudioAt: current.firstAudioAt };
           return JSON.stringify(out);
         },
