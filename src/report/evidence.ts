@@ -28,6 +28,7 @@ const PACE_OK = 80;
 const NATURAL_OK = 65;
 const INTONATION_OK = 65;
 const EMOTION_OK = 70;
+const STRESS_OK = 60;
 /** At most this many findings of one kind are named; the rest are summarised. */
 export const MAX_NAMED = 4;
 
@@ -185,7 +186,9 @@ function stressFindings(c: Ctx): Finding[] {
   const out: Finding[] = [];
   for (const u of c.read) {
     const st = u.extra.stress;
-    if (u.readStatus !== 'correct' || !Array.isArray(st) || st.length < 2) continue;
+    // Only words whose stress the engine itself scored low (English `extraScores.stress`, 0–100).
+    const stressScore = (u as { extraScores?: { stress?: unknown } }).extraScores?.stress;
+    if (u.readStatus !== 'correct' || !Array.isArray(st) || st.length < 2 || typeof stressScore !== 'number' || stressScore >= STRESS_OK) continue;
     const items = st as StressItem[];
     const ref = items.findIndex((s) => s.ref_stress === 1);
     const made = items.findIndex((s) => s.stress === 1);
@@ -193,7 +196,7 @@ function stressFindings(c: Ctx): Finding[] {
     const where = ref === 0 ? 'start' : ref === items.length - 1 ? 'end' : 'middle';
     out.push({ id: `stress:${u.beginIndex}`, kind: 'stress', dimension: 'accuracy', severity: 0.35, refs: [c.ref(u)], heard: where });
   }
-  return out.slice(0, MAX_NAMED);
+  return out.slice(0, 3);
 }
 
 function fluencyFindings(c: Ctx, pace: ReportEvidence['pace']): Finding[] {

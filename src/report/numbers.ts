@@ -20,6 +20,9 @@ const ZH_TONE_NAMES = /第[一二三四]声/g;
 /** Words whose 一 is not a quantity. Longest first so 一口气 wins over a shorter match. */
 const ZH_NON_QUANTITY = /一气呵成|一口气|一字一句|一些|一下|一定|一起|一样|一直|一点|一边|一致|逐一|统一|一般|一会儿|一贯/g;
 
+/** Units a number may count; removed together with it. */
+const UNITS = '%|％|分钟|分|秒|小时|个|次|遍|天|周|页|篇|句|字|点|岁|年级|倍|percent|points?|minutes?|seconds?|hours?|times|days|weeks|pages|words|sentences';
+
 function maskAllowed(text: string): string {
   return text.replace(ZH_TONE_NAMES, '').replace(ZH_NON_QUANTITY, '');
 }
@@ -38,13 +41,15 @@ export function stripNumbers(text: string): string {
   const keep: string[] = [];
   const masked = text.replace(new RegExp(`${ZH_TONE_NAMES.source}|${ZH_NON_QUANTITY.source}`, 'g'), (m) => {
     keep.push(m);
-    return `\u0000${keep.length - 1}\u0001`;
+    // A private-use character per kept word: no digit in the mark for the digit rule to eat.
+    return String.fromCharCode(0xe000 + keep.length - 1);
   });
+  // A number goes with the unit it counts (十分钟, ten minutes), so no dangling unit is left.
   const stripped = masked
-    .replace(/[0-9\uFF10-\uFF19]+([.,．][0-9\uFF10-\uFF19]+)*\s*[%％]?/g, '')
-    .replace(new RegExp(EN_NUMBER_WORDS.source, 'gi'), '')
-    .replace(/[零〇一二三四五六七八九十百千万亿两]+/g, '')
-    .replace(/\u0000(\d+)\u0001/g, (_, i: string) => keep[Number(i)]);
+    .replace(new RegExp(`[0-9\\uFF10-\\uFF19]+([.,．][0-9\\uFF10-\\uFF19]+)*\\s*(${UNITS})?`, 'gi'), '')
+    .replace(new RegExp(`(\\b(${EN_NUMBER_WORDS.source.slice(4, -3)})\\b[\\s-]*)+(${UNITS})?`, 'gi'), '')
+    .replace(new RegExp(`[零〇一二三四五六七八九十百千万亿两]+(${UNITS})?`, 'g'), '')
+    .replace(/[\ue000-\ue0ff]/g, (c) => keep[c.charCodeAt(0) - 0xe000] ?? '');
   return stripped.replace(/[ \t]{2,}/g, ' ').trim();
 }
 

@@ -47,6 +47,8 @@ const LEADS: Record<DimensionKey, Record<Level, string[]>> = {
   },
 };
 
+const STRESS_AT: Record<string, string> = { start: 'at the start', middle: 'in the middle', end: 'at the end' };
+
 /** Mandarin tones by contour (for English reports on Mandarin tasks). */
 const TONE_EN: Record<number, string> = { 1: 'the high level tone', 2: 'the rising tone', 3: 'the dipping tone', 4: 'the falling tone', 5: 'the light neutral tone' };
 
@@ -107,7 +109,7 @@ function clause(f: Finding, s: Say): string {
     case 'unclear':
       return f.phone ? phoneClause(f) : `${nameWord(r)} was not pronounced clearly`;
     case 'stress':
-      return `${nameWord(r)} should be stressed at the ${f.heard}, but the stress fell elsewhere`;
+      return `${nameWord(r)} should be stressed ${STRESS_AT[f.heard ?? 'start']}, but the stress fell elsewhere`;
     case 'phrase-break':
       return `a long pause between ${nameWord(r)} and ${nameWord(r2)} broke up the phrase`;
     case 'repeated':
@@ -143,16 +145,17 @@ function clause(f: Finding, s: Say): string {
 const cap = (t: string) => (t ? t[0].toUpperCase() + t.slice(1) : t);
 const sentences = (parts: string[]) => parts.filter(Boolean).map((p) => `${cap(p)}.`).join(' ');
 
-function lead(d: DimensionKey, s: Say): string {
-  const level = s.ev.levels[d];
+function lead(d: DimensionKey, s: Say, findings: readonly Finding[]): string {
+  // A dimension with named problems is not described as flawless, whatever its score.
+  const level = findings.length && s.ev.levels[d] === 'excellent' ? 'good' : s.ev.levels[d];
   if (s.voice.style === 'encouraging' && (level === 'fair' || level === 'weak')) return `There is room to grow in ${DIM_NAMES[d]}`;
   return s.v.pick(`lead:${d}`, LEADS[d][level]);
 }
 
 function comment(d: DimensionKey, fs: Finding[], s: Say): string {
   if (s.ev.noEvidence) return d === 'integrity' ? 'No reading of this text could be heard in the recording.' : `There was no reading to judge ${DIM_NAMES[d]} from.`;
-  const pace = d === 'fluency' && s.ev.pace === 'ok' ? s.v.pick('pace-ok', [', at a comfortable pace', ', at a good speed']) : '';
-  return `${lead(d, s)}${pace}. ${sentences(fs.slice(0, 5).map((f) => clause(f, s)))}`.trim();
+  const pace = d === 'fluency' && s.ev.pace === 'ok' ? s.v.pick('pace-ok', [' The pace was comfortable.', ' The speed was about right.']) : '';
+  return `${lead(d, s, fs.filter((f) => f.kind !== 'target-emotion' || !f.target!.matched))}.${pace} ${sentences(fs.slice(0, 5).map((f) => clause(f, s)))}`.trim();
 }
 
 function suggestionsFor(d: DimensionKey, fs: Finding[], s: Say): Suggestion[] {
@@ -213,7 +216,8 @@ function summary(order: DimensionKey[], byDim: Record<DimensionKey, Finding[]>, 
   const issue = issueDim ? `The main thing to work on is ${DIM_NAMES[issueDim]}${top ? `: ${clause(top, s)}` : ''}.` : '';
   const strong = order.filter((d) => d !== issueDim && (e.levels[d] === 'excellent' || e.levels[d] === 'good')).slice(-2).reverse();
   const who = SUBJECT[s.voice.audience];
-  const praise = strong.length ? `${cap(who === 'you' ? 'your' : `${who}'s`)} ${listEn(strong.map((d) => DIM_NAMES[d]))} ${s.v.pick('praise', ['deserve credit', 'stood out', 'were good'])}.` : '';
+  const verbs = strong.length > 1 ? ['deserve credit', 'stood out', 'were good'] : ['deserves credit', 'stood out', 'was good'];
+  const praise = strong.length ? `${cap(who === 'you' ? 'your' : `${who}'s`)} ${listEn(strong.map((d) => DIM_NAMES[d]))} ${s.v.pick('praise', verbs)}.` : '';
   const focusFirst = s.voice.focus.length > 0;
   const fd = s.voice.focus[0];
   const focusLine = focusFirst && fd !== issueDim ? `On ${DIM_NAMES[fd]}: ${LEADS[fd][e.levels[fd]][0].toLowerCase()}.` : '';

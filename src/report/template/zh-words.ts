@@ -59,7 +59,9 @@ export function listZh(items: readonly string[], max = 4): string {
   const xs = [...new Set(items)];
   if (xs.length <= 1) return xs[0] ?? '';
   if (xs.length > max) return `${xs.slice(0, max - 1).join('、')}等`;
-  return `${xs.slice(0, -1).join('、')}和${xs[xs.length - 1]}`;
+  // Names that already contain 和 (字音和声调) are joined with 以及 so the list stays readable.
+  const and = xs.some((x) => x.includes('和')) ? '以及' : '和';
+  return `${xs.slice(0, -1).join('、')}${and}${xs[xs.length - 1]}`;
 }
 
 /** Adds the audience's way of giving advice in front of an imperative clause. */

@@ -37,11 +37,15 @@ const LEADS: Record<DimensionKey, Record<Level, string[]>> = {
   },
 };
 
+/** English tasks have no tones: their accuracy is 发音. */
+const dimName = (s: Say, d: DimensionKey) => (d === 'accuracy' && s.ev.language !== 'zh-CN' ? '发音' : DIM_NAMES[d]);
+
 const SOFT: Partial<Record<Level, string>> = { fair: '还有进步的空间', weak: '需要多下些功夫' };
 
-function lead(d: DimensionKey, s: Say): string {
-  const level = s.ev.levels[d];
-  if (s.voice.style === 'encouraging' && SOFT[level]) return `${DIM_NAMES[d]}${SOFT[level]}`;
+function lead(d: DimensionKey, s: Say, findings: readonly Finding[]): string {
+  // A dimension with named problems is not described as flawless, whatever its score.
+  const level = findings.length && s.ev.levels[d] === 'excellent' ? 'good' : s.ev.levels[d];
+  if (s.voice.style === 'encouraging' && SOFT[level]) return `${dimName(s, d)}${SOFT[level]}`;
   return s.v.pick(`lead:${d}`, LEADS[d][level]);
 }
 
@@ -71,9 +75,9 @@ function findingClause(f: Finding, s: Say): string {
     case 'repeated':
       return r ? `在${nameChar(r)}附近有回读` : '有回读的地方';
     case 'pace-fast':
-      return `语速偏快，对${GENRE_NAMES[s.ev.genre ?? 'prose']}来说有些赶`;
+      return s.ev.genre ? `语速偏快，对${GENRE_NAMES[s.ev.genre]}来说有些赶` : '语速偏快，有些赶';
     case 'pace-slow':
-      return `语速偏慢，${GENRE_NAMES[s.ev.genre ?? 'prose']}读起来显得拖沓`;
+      return s.ev.genre ? `语速偏慢，${GENRE_NAMES[s.ev.genre]}读起来显得拖沓` : '语速偏慢，读起来显得拖沓';
     case 'uneven':
       return '节奏时快时慢，不够平稳';
     case 'boundary':
@@ -105,7 +109,7 @@ function findingClause(f: Finding, s: Say): string {
 }
 
 function toneClause(fs: Finding[], s: Say): string {
-  if (ofKind(fs, 'tone').length) return '';
+  if (s.ev.language !== 'zh-CN' || ofKind(fs, 'tone').length) return '';
   const level = s.ev.toneLevel;
   if (level === null) return '声调这次没有足够的音高信息来判断';
   if (level === 'excellent' || level === 'good') return s.v.pick('tone-ok', ['声调读得准确到位', '声调的高低升降都很到位', '声调把握得不错']);
@@ -113,11 +117,11 @@ function toneClause(fs: Finding[], s: Say): string {
 }
 
 function comment(d: DimensionKey, fs: Finding[], s: Say): string {
-  if (s.ev.noEvidence) return d === 'integrity' ? '录音里没有听到与原文对应的朗读，无法判断读到了哪些内容。' : `没有可以用来判断${DIM_NAMES[d]}的朗读。`;
+  if (s.ev.noEvidence) return d === 'integrity' ? '录音里没有听到与原文对应的朗读，无法判断读到了哪些内容。' : `没有可以用来判断${dimName(s, d)}的朗读。`;
   const named = fs.filter((f) => f.kind !== 'unclear').slice(0, 5).map((f) => findingClause(f, s)).filter(Boolean);
   const unclear = ofKind(fs, 'unclear').map((f) => nameChar(f.refs[0]));
   if (unclear.length) named.push(`${listZh(unclear)}的字音不够清楚`);
-  const head = [lead(d, s), d === 'accuracy' ? toneClause(fs, s) : '', d === 'fluency' && s.ev.pace === 'ok' ? s.v.pick('pace-ok', ['语速适中', '快慢合适']) : '']
+  const head = [lead(d, s, fs.filter((f) => f.kind !== 'target-emotion' || !f.target!.matched)), d === 'accuracy' ? toneClause(fs, s) : '', d === 'fluency' && s.ev.pace === 'ok' ? s.v.pick('pace-ok', ['语速适中', '快慢合适']) : '']
     .filter(Boolean)
     .join('，');
   return `${head}。${sentence(named)}`;
@@ -127,7 +131,7 @@ function suggestionsFor(d: DimensionKey, fs: Finding[], s: Say): Suggestion[] {
   if (s.ev.noEvidence) return d === 'integrity' ? [{ id: 'no-evidence', text: advise(s, 'ne', '确认读的是这段文字，靠近麦克风重新录音') }] : [];
   const out: Suggestion[] = [];
   const add = (f: Finding | undefined, clause: string) => f && out.push({ id: f.id, text: advise(s, f.id, clause) });
-  const genre = GENRE_NAMES[s.ev.genre ?? 'prose'];
+  const genre = s.ev.genre ? GENRE_NAMES[s.ev.genre] : '';
   const skipped = ofKind(fs, 'skipped');
   add(skipped[0], `读之前先把${listZh(skipped.map((f) => nameRun(f.refs)))}圈出来，读的时候用手指着逐字读，做到不丢字`);
   add(ofKind(fs, 'unfinished')[0], '把全文完整读完再提交，结尾部分也要读清楚');
@@ -188,9 +192,9 @@ const OPENERS: Record<Level, string[]> = {
 function headline(d: DimensionKey, fs: Finding[], s: Say): string {
   const top = fs.find((f) => f.kind !== 'target-emotion' || !f.target!.matched);
   const clause = top ? findingClause(top, s) : '';
-  if (clause) return `最需要注意的是${DIM_NAMES[d]}：${clause}`;
+  if (clause) return `最需要注意的是${dimName(s, d)}：${clause}`;
   const level = s.ev.levels[d];
-  return level === 'fair' || level === 'weak' ? `最需要提高的是${DIM_NAMES[d]}` : '';
+  return level === 'fair' || level === 'weak' ? `最需要提高的是${dimName(s, d)}` : '';
 }
 
 function summary(order: DimensionKey[], byDim: Record<DimensionKey, Finding[]>, s: Say): string {
@@ -201,12 +205,12 @@ function summary(order: DimensionKey[], byDim: Record<DimensionKey, Finding[]>, 
   const issueDim = order.find((d) => headline(d, byDim[d], s) !== '');
   const issue = issueDim ? `${headline(issueDim, byDim[issueDim], s)}。` : '';
   const strong = order.filter((d) => d !== issueDim && (s.ev.levels[d] === 'excellent' || s.ev.levels[d] === 'good')).slice(-2).reverse();
-  const praise = strong.length ? `${S}的${listZh(strong.map((d) => DIM_NAMES[d]))}${s.v.pick('praise', ['做得好', '值得肯定', '表现不错'])}。` : '';
+  const praise = strong.length ? `${S}的${listZh(strong.map((d) => dimName(s, d)))}${s.v.pick('praise', ['做得好', '值得肯定', '表现不错'])}。` : '';
   const focusFirst = s.voice.focus.length > 0;
   let focusLine = '';
   if (focusFirst && s.voice.focus[0] !== issueDim) {
     const d = s.voice.focus[0];
-    focusLine = `关于${DIM_NAMES[d]}：${LEADS[d][s.ev.levels[d]][0]}。`;
+    focusLine = `关于${dimName(s, d)}：${LEADS[d][s.ev.levels[d]][0]}。`;
   }
   const asked = s.voice.focusText ? `${S === '你' ? '你' : '你'}提到的「${s.voice.focusText}」，可以结合下面各项的具体建议来看。` : '';
   const reminder = s.voice.reminder ? `另外提醒：${s.voice.reminder.replace(/[。.!！]*$/, '')}。` : '';
