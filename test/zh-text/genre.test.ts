@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyzeMandarinText } from '../../src/zh/text/analyze.js';
 import { ApiError } from '../../src/errors.js';
+import { detectGenre } from '../../src/zh/text/genre.js';
 
 const genre = (s: string) => analyzeMandarinText(s).genre;
 
@@ -20,6 +21,7 @@ test('regulated verse is classical_poem: 5- and 7-character jueju, 5-character l
   assert.equal(genre(JUEJU_7), 'classical_poem');
   assert.equal(genre(LUSHI_5), 'classical_poem');
   assert.equal(genre(`登鹳雀楼\n唐·王之涣\n${JUEJU_5}`), 'classical_poem');
+  assert.equal(detectGenre(JUEJU_5), 'classical_poem', 'detectGenre on the text alone');
 });
 
 test('near-misses of regulated verse are not classical_poem', () => {

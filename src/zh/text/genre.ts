@@ -11,7 +11,7 @@
  *   (。！？…): verse broken by layout rather than by sentences.
  * prose: everything else.
  */
-import { CHAR_TYPE, type TextToken } from './normalize.js';
+import { CHAR_TYPE, normalizeText, type TextToken } from './normalize.js';
 
 export type Genre = 'prose' | 'classical_poem' | 'modern_poem';
 export const GENRES: readonly Genre[] = ['prose', 'classical_poem', 'modern_poem'];
@@ -31,7 +31,8 @@ function isRegulatedVerse(lines: string[], tokensOk: boolean): boolean {
   return verse.every((l) => Array.from(l).length === len && /^\p{Script=Han}+$/u.test(l));
 }
 
-export function detectGenre(ref: string, tokens: TextToken[]): Genre {
+/** Detects the genre of a reference text; `tokens` (from normalizeText) saves normalising twice. */
+export function detectGenre(ref: string, tokens: TextToken[] = normalizeText(ref).tokens): Genre {
   const lines = physicalLines(ref);
   const onlyHanAndPunct = tokens.every((t) => t.charType === CHAR_TYPE.HANZI || t.charType === CHAR_TYPE.PUNCTUATION);
   const noDigits = !/[0-9０-９]/.test(ref);

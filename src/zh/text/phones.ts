@@ -88,11 +88,11 @@ for (const [phones, s] of [['y u', 'yu'], ['y uan', 'yuan'], ['y uxe', 'yue'], [
   if (!TO_SYLLABLE.has(phones)) TO_SYLLABLE.set(phones, s);
 }
 
-/** The model's phones (initial + final) of a toneless syllable, e.g. zhuang → [zh, uang]. */
-export function syllablePhones(syllable: string): readonly string[] {
+/** The model's phones (initial + final) of a toneless syllable, e.g. zhuang → [zh, uang] (a fresh array). */
+export function syllablePhones(syllable: string): string[] {
   const p = TO_PHONES.get(syllable);
   if (!p) throw new RangeError(`not a Mandarin syllable: "${syllable}"`);
-  return p;
+  return [...p];
 }
 
 /** The toneless syllable spelled by a phone sequence, or null if no syllable has these phones. */
