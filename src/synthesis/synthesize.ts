@@ -8,11 +8,11 @@ import { invalid } from '../errors.js';
 import { trackPitch } from '../dsp/pitch.js';
 import { synthesizeEkho } from './ekho/engine.js';
 import type { EkhoStore } from './ekho/store.js';
-import { ESPEAK_MIN_WPM, type EspeakAudio, type EspeakBackend, type EspeakVoice } from './espeak/engine.js';
-import { imposeTones, toneTargets } from './espeak/tones.js';
-import { espeakMaxF0, espeakPitchFor, ESPEAK_WPM_STANDARD } from './espeak/calibration.js';
+import type { EspeakBackend, EspeakVoice } from './espeak/engine.js';
+import { renderEspeak, type EspeakPlan } from './espeak/render.js';
+import { toneTargets } from './espeak/tones.js';
+import { espeakMaxF0 } from './espeak/calibration.js';
 import { fadeEdges, peakGain, toInt16 } from './dsp/join.js';
-import { psola } from './dsp/psola.js';
 import { resampleByStep } from './dsp/resample.js';
 import {
   CHARS_PER_SEC,
@@ -88,37 +88,18 @@ function plan(req: SynthesisRequest, overrides: SynthesisOverrides, ekhoLoaded: 
   };
 }
 
-async function runEspeak(engines: Engines, text: string, voice: EspeakVoice, p: Plan, charsPerSec: number): Promise<EspeakAudio> {
-  // Rate and F0 are pre-divided by the formant factor: the resampling afterwards multiplies them back.
-  const standardWpm = ESPEAK_WPM_STANDARD[voice] * (charsPerSec / CHARS_PER_SEC.prose);
-  const wpm = (standardWpm * p.rate) / p.formant;
-  const out = await engines.espeak.synth(text, { voice, rateWpm: Math.max(ESPEAK_MIN_WPM, wpm), pitch: espeakPitchFor(voice, p.f0 / p.formant) });
-  // Beyond eSpeak's own limits (slower than 80 wpm, higher than its top pitch), TD-PSOLA does
-  // the rest; it needs the F0 track, so only these cases pay for it.
-  const stretch = wpm < ESPEAK_MIN_WPM * 0.98 ? ESPEAK_MIN_WPM / wpm : 1;
-  const raise = Math.max(1, p.f0 / p.formant / espeakMaxF0(voice));
-  if (stretch === 1 && raise === 1) return out;
-  const { f0, hopMs } = trackPitch(out.samples, out.sampleRate);
-  const samples = psola(out.samples, {
-    sampleRate: out.sampleRate,
-    f0,
-    hopSec: hopMs / 1000,
-    timeScale: () => stretch,
-    pitch: (_t, f) => f * raise,
-  });
-  const words = out.words?.map((w) => ({ start: w.start * stretch, end: w.end * stretch }));
-  return { samples, sampleRate: out.sampleRate, ...(words ? { words } : {}) };
+function espeakPlan(p: Plan, charsPerSec: number): EspeakPlan {
+  return { rate: p.rate, f0: p.f0, formant: p.formant, range: p.range, charsPerSec, proseCharsPerSec: CHARS_PER_SEC.prose };
 }
 
 async function runZh(engines: Engines, tokens: ZhToken[], p: Plan, charsPerSec: number, warnings: string[]): Promise<EngineAudio> {
   if (p.engine === 'espeak' || !engines.ekho) {
-    const out = await runEspeak(engines, toEspeakPinyin(tokens), 'cmn-latn-pinyin', p, charsPerSec);
-    const toned = out.words ? imposeTones(out.samples, out.sampleRate, out.words, toneTargets(tokens), p.f0 / p.formant, p.range) : null;
-    if (!toned) warnings.push('Mandarin tones follow eSpeak\'s own intonation model for this request');
-    return toned ? { samples: toned, sampleRate: out.sampleRate } : out;
+    const out = await renderEspeak(engines.espeak, toEspeakPinyin(tokens), 'cmn-latn-pinyin', espeakPlan(p, charsPerSec), toneTargets(tokens));
+    if (!out.tonesImposed) warnings.push("Mandarin tones follow eSpeak's own intonation model for this request");
+    return out;
   }
   const rate = p.rate / p.formant;
-  const out = await synthesizeEkho(engines.ekho!, tokens, {
+  const out = await synthesizeEkho(engines.ekho, tokens, {
     syllablesPerSec: charsPerSec * EKHO_SLOT_RATE * rate,
     rateFactor: rate,
     medianF0: p.f0 / p.formant,
@@ -177,7 +158,7 @@ async function renderOnce(req: SynthesisRequest, engines: Engines, overrides: Sy
     audio = await runZh(engines, parsed.tokens, p, CHARS_PER_SEC[genre], warnings);
   } else {
     const voice: EspeakVoice = req.language === 'en-GB' ? 'en-gb' : 'en-us';
-    audio = await runEspeak(engines, req.text, voice, p, CHARS_PER_SEC.prose);
+    audio = await renderEspeak(engines.espeak, req.text, voice, espeakPlan(p, CHARS_PER_SEC.prose));
   }
   const samples = fadeEdges(p.formant !== 1 ? resampleByStep(audio.samples, p.formant) : audio.samples, audio.sampleRate);
   return { pcm: toInt16(samples, peakGain(samples, volumePeak(req.volume))), sampleRate: audio.sampleRate, warnings };

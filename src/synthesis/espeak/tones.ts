@@ -4,10 +4,8 @@
  * voice, TD-PSOLA replaces the F0 of each syllable with the stylised Chao contour of its
  * surface tone (zh/tone-contour.ts). Syllable timing comes from eSpeak's word events (each
  * pinyin syllable is one "word"); voiced spans from the project's pitch tracker.
- * Pure: typed arrays in, typed array out.
+ * Pure: numbers in, a pitch map out (espeak/render.ts runs the PSOLA pass).
  */
-import { trackPitch } from '../../dsp/pitch.js';
-import { psola } from '../dsp/psola.js';
 import { chaoLevel, toneF0 } from '../zh/tone-contour.js';
 import type { ZhToken } from '../zh/syllables.js';
 import type { WordSpan } from './engine.js';
@@ -46,45 +44,38 @@ export function toneTargets(tokens: ZhToken[]): ToneTarget[] {
 }
 
 /**
- * Returns the signal with tones imposed, or null when the word timings do not line up with
- * the syllables (then the caller keeps eSpeak's own intonation).
+ * The PSOLA pitch map that puts each syllable's Chao contour (around `medianF0`, scaled by
+ * `range`) on its voiced span; `words` are eSpeak's word spans, one per target, in seconds of
+ * the unmodified signal, and `f0` that signal's track (frames of `hopSec`).
  */
-export function imposeTones(
-  x: Float32Array,
-  sampleRate: number,
+export function tonePitch(
+  f0: Float32Array,
+  hopSec: number,
   words: WordSpan[],
   targets: ToneTarget[],
   medianF0: number,
   range: number,
-): Float32Array | null {
-  if (words.length !== targets.length || words.length === 0) return null;
-  const { f0, hopMs } = trackPitch(x, sampleRate);
-  const hop = hopMs / 1000;
+): (t: number, f: number) => number {
   // Voiced span of each syllable inside its word span, so the contour runs over the final.
   const spans = words.map((w) => {
     let a = -1;
     let b = -1;
-    for (let i = Math.floor(w.start / hop); i < Math.min(f0.length, Math.ceil(w.end / hop)); i++) {
+    for (let i = Math.floor(w.start / hopSec); i < Math.min(f0.length, Math.ceil(w.end / hopSec)); i++) {
       if (f0[i] > 0) {
         if (a < 0) a = i;
         b = i;
       }
     }
-    return a < 0 ? { from: w.start, to: w.end } : { from: a * hop, to: (b + 1) * hop };
+    return a < 0 ? { from: w.start, to: w.end } : { from: a * hopSec, to: (b + 1) * hopSec };
   });
   let k = 0;
-  return psola(x, {
-    sampleRate,
-    f0,
-    hopSec: hop,
-    pitch: (t, f) => {
-      while (k < words.length - 1 && t >= words[k + 1].start) k++;
-      while (k > 0 && t < words[k].start) k--;
-      const s = spans[k];
-      const g = targets[k];
-      const u = Math.min(1, Math.max(0, (t - s.from) / Math.max(0.01, s.to - s.from)));
-      const declination = 1.04 - 0.08 * g.phrasePos;
-      return f > 0 ? toneF0(medianF0 * declination, chaoLevel(g.tone, u, g.phraseFinal, g.prevTone), range) : f;
-    },
-  });
+  return (t, f) => {
+    while (k < words.length - 1 && t >= words[k + 1].start) k++;
+    while (k > 0 && t < words[k].start) k--;
+    const s = spans[k];
+    const g = targets[k];
+    const u = Math.min(1, Math.max(0, (t - s.from) / Math.max(0.01, s.to - s.from)));
+    const declination = 1.04 - 0.08 * g.phrasePos;
+    return f > 0 ? toneF0(medianF0 * declination, chaoLevel(g.tone, u, g.phraseFinal, g.prevTone), range) : f;
+  };
 }

@@ -1,0 +1,52 @@
+/**
+ * One eSpeak NG run shaped to a plan: rate (words per minute from the calibration table),
+ * base pitch, and — only where eSpeak cannot do it itself — a single TD-PSOLA pass that
+ * stretches below its 80 wpm floor, raises F0 above its top pitch, or imposes Mandarin tones
+ * (espeak/tones.ts). That pass needs the F0 track, so plain English and Mandarin read with
+ * eSpeak's own tones skip it.
+ */
+import { trackPitch } from '../../dsp/pitch.js';
+import { psola } from '../dsp/psola.js';
+import type { EngineAudio } from '../types.js';
+import { espeakMaxF0, espeakPitchFor, ESPEAK_WPM_STANDARD } from './calibration.js';
+import { ESPEAK_MIN_WPM, type EspeakBackend, type EspeakVoice } from './engine.js';
+import { tonePitch, type ToneTarget } from './tones.js';
+
+export interface EspeakPlan {
+  /** Rate multiplier relative to the standard rate of `charsPerSec`. */
+  rate: number;
+  /** Target median F0 and formant factor (F0 and tempo are pre-divided by it). */
+  f0: number;
+  formant: number;
+  /** F0 range multiplier for imposed tones. */
+  range: number;
+  /** Standard characters per second (prose 3, classical poem 1.75). */
+  charsPerSec: number;
+  /** Prose characters per second (the calibration's reference). */
+  proseCharsPerSec: number;
+}
+
+export interface EspeakRender extends EngineAudio {
+  /** False when Mandarin tones were requested but eSpeak gave no word timings (Debian build). */
+  tonesImposed: boolean;
+}
+
+export async function renderEspeak(
+  backend: EspeakBackend,
+  text: string,
+  voice: EspeakVoice,
+  p: EspeakPlan,
+  tones?: ToneTarget[],
+): Promise<EspeakRender> {
+  const wpm = (ESPEAK_WPM_STANDARD[voice] * (p.charsPerSec / p.proseCharsPerSec) * p.rate) / p.formant;
+  const target = p.f0 / p.formant;
+  const out = await backend.synth(text, { voice, rateWpm: Math.max(ESPEAK_MIN_WPM, wpm), pitch: espeakPitchFor(voice, target) });
+  const stretch = wpm < ESPEAK_MIN_WPM * 0.98 ? ESPEAK_MIN_WPM / wpm : 1;
+  const raise = Math.max(1, target / espeakMaxF0(voice));
+  const toned = tones !== undefined && out.words !== undefined && out.words.length === tones.length && tones.length > 0;
+  if (stretch === 1 && raise === 1 && !toned) return { ...out, tonesImposed: tones === undefined };
+  const { f0, hopMs } = trackPitch(out.samples, out.sampleRate);
+  const pitch = toned ? tonePitch(f0, hopMs / 1000, out.words!, tones!, target, p.range) : (_t: number, f: number) => f * raise;
+  const samples = psola(out.samples, { sampleRate: out.sampleRate, f0, hopSec: hopMs / 1000, timeScale: () => stretch, pitch });
+  return { samples, sampleRate: out.sampleRate, tonesImposed: tones === undefined || toned };
+}
