@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { decodeAudio, minDurationError, MAX_AUDIO_BYTES } from '../../src/audio/decode.js';
 import { detectFormat } from '../../src/audio/format.js';
+import { parseWavHeader } from '../../src/audio/wav.js';
 import { ApiError } from '../../src/errors.js';
 import { tempDir } from '../helpers/app.js';
 import { ENGLISH_SENTENCE, ffmpeg, hasAmrWbEncoder, makeFormatFixtures, referencePcm, soxDuration, type FormatFixture } from './fixtures.js';
@@ -81,6 +82,26 @@ test('format is detected from content, not the file name', () => {
   assert.equal(detectFormat(fs.readFileSync(path.join(dir, 'a.opus'))), 'ogg-opus');
   assert.equal(detectFormat(fs.readFileSync(path.join(dir, 'a.ogg'))), 'ogg-vorbis');
   assert.equal(detectFormat(Buffer.from('hello world, this is text')), null);
+  // MP3 without an ID3 tag is recognised by two consecutive frame headers.
+  const bare = path.join(dir, 'bare.mp3');
+  ffmpeg(['-i', ENGLISH_SENTENCE, '-c:a', 'libmp3lame', '-b:a', '64k', '-id3v2_version', '0', '-write_xing', '0', bare]);
+  const bareBytes = fs.readFileSync(bare);
+  assert.notEqual(bareBytes.toString('latin1', 0, 3), 'ID3');
+  assert.equal(detectFormat(bareBytes), 'mp3');
+});
+
+test('a file cut short decodes what arrived (streams) or is refused (index at the end)', async () => {
+  const mp3 = fs.readFileSync(path.join(dir, 'a.mp3'));
+  const half = await decodeAudio(mp3.subarray(0, mp3.length >> 1));
+  assert.ok(Math.abs(half.durationSec - sourceSeconds / 2) < 0.3, `half mp3: ${half.durationSec} s`);
+  const wav = fs.readFileSync(path.join(dir, 'a16.wav'));
+  const parsed = parseWavHeader(wav);
+  assert.ok(parsed.ok);
+  const halfWav = await decodeAudio(wav.subarray(0, parsed.header.dataOffset + 16000 * 2 + 1));
+  assert.equal(halfWav.pcm.length, 16000);
+  // ffmpeg writes the MP4 index (moov) last: without it nothing can be decoded.
+  const m4a = fs.readFileSync(path.join(dir, 'a.m4a'));
+  await rejects40001(m4a.subarray(0, m4a.length >> 1), /could not be decoded/);
 });
 
 test('bad inputs give 400 40001 with the cause', async () => {
