@@ -1,0 +1,64 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { rhythmMetrics } from '../../src/en/connected/rhythm.js';
+import { fitLogistic, fitRidge, pearson, predict, spearman } from '../../src/en/scoring-model/linear.js';
+import { loadEnglishScoringModel } from '../../src/en/scoring-model/model.js';
+import { PHONE_FEATURES, UTTERANCE_FEATURES, WORD_FEATURES } from '../../src/en/scoring-model/features.js';
+import { gopAcceptability, WORD_GOP_THRESHOLD } from '../../src/en/engine/dimensions.js';
+
+const seg = (phone: string, startFrame: number, endFrame: number) => ({ phone, startFrame, endFrame });
+
+test('nPVI_V and %V on hand-computed intervals (tolerance 0.01)', () => {
+  // Vowels of 10 and 20 frames with a 5-frame consonant between: nPVI = 100·|10−20|/15 = 66.67; %V = 30/35 = 85.71.
+  const m = rhythmMetrics([seg('AA', 0, 10), seg('T', 10, 15), seg('IY', 15, 35)]);
+  assert.ok(Math.abs(m.nPVI_V - 66.667) < 0.01, String(m.nPVI_V));
+  assert.ok(Math.abs(m.pctV - 85.714) < 0.01, String(m.pctV));
+  // Equal vowels: no variability. Adjacent vowels merge into one vocalic interval.
+  assert.equal(rhythmMetrics([seg('AA', 0, 10), seg('T', 10, 15), seg('IY', 15, 25)]).nPVI_V, 0);
+  assert.equal(rhythmMetrics([seg('AA', 0, 10), seg('IY', 10, 20)]).vocalicIntervals, 1);
+  // A pause of 250 ms or more separates stretches: no pair is taken across it.
+  assert.equal(rhythmMetrics([seg('AA', 0, 10), seg('IY', 40, 60)]).nPVI_V, 0);
+});
+
+test('ridge regression recovers a linear law (tolerance 0.05) and logistic regression its direction', () => {
+  const X: number[][] = [];
+  const y: number[] = [];
+  const b: number[] = [];
+  for (let i = 0; i < 400; i++) {
+    const a = Math.sin(i) * 3;
+    const c = Math.cos(i * 1.7) * 2;
+    X.push([a, c]);
+    y.push(2 * a - 0.5 * c + 1);
+    b.push(a - c > 0 ? 1 : 0);
+  }
+  const m = fitRidge(['a', 'c'], X, y, [-100, 100], 0);
+  assert.ok(Math.abs(predict(m, [1, 1]) - 2.5) < 0.05, String(predict(m, [1, 1])));
+  assert.ok(Math.abs(predict(m, [-2, 0]) - -3) < 0.05);
+  const l = fitLogistic(['a', 'c'], X, b);
+  assert.ok(predict(l, [2, -1]) > 0.9 && predict(l, [-2, 1]) < 0.1);
+});
+
+test('Pearson and Spearman on known series (tolerance 1e-9)', () => {
+  assert.ok(Math.abs(pearson([1, 2, 3, 4], [2, 4, 6, 8]) - 1) < 1e-9);
+  assert.ok(Math.abs(pearson([1, 2, 3], [3, 2, 1]) + 1) < 1e-9);
+  // Monotone but not linear: Spearman 1, Pearson below 1.
+  assert.ok(Math.abs(spearman([1, 2, 3, 4], [1, 8, 27, 64]) - 1) < 1e-9);
+  assert.ok(pearson([1, 2, 3, 4], [1, 8, 27, 64]) < 0.99);
+});
+
+test('the shipped model matches the feature lists and was fitted on the train half', () => {
+  const m = loadEnglishScoringModel();
+  assert.equal(m.trainedOn.split, 'train');
+  assert.deepEqual(m.phone.names, [...PHONE_FEATURES]);
+  assert.deepEqual(m.word.total.names, [...WORD_FEATURES]);
+  assert.deepEqual(m.utterance.total.names, [...UTTERANCE_FEATURES]);
+  assert.equal(m.phone.link, 'logistic');
+  assert.ok(Object.keys(m.phoneStats).length >= 35, 'statistics for nearly every phone of the model');
+});
+
+test('GOP acceptability: 50 at the threshold, monotone, slack moves it', () => {
+  assert.ok(Math.abs(gopAcceptability(WORD_GOP_THRESHOLD, WORD_GOP_THRESHOLD) - 50) < 1e-9);
+  assert.ok(gopAcceptability(-1, WORD_GOP_THRESHOLD) > 95);
+  assert.ok(gopAcceptability(-7, WORD_GOP_THRESHOLD) < 1);
+  assert.ok(gopAcceptability(-4.5, WORD_GOP_THRESHOLD, 1) > gopAcceptability(-4.5, WORD_GOP_THRESHOLD, 0));
+});
