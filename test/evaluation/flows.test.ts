@@ -191,3 +191,46 @@ test('connected speech (en-US) returns the connected-speech result', async () =>
   assert.equal(typeof body.result.connected_overall, 'number');
   assert.ok(Array.isArray(body.result.boundaries));
 });
+
+test('a WebSocket dropped right after end and reconnected with the same key: evaluated and charged once', async () => {
+  const calls = await usage('evaluation.calls');
+  const round = async (drop: boolean) => {
+    const c = wsClient(`ws://${base}/api/v1/ws/evaluate?token=${account.token}`);
+    await c.next();
+    c.send({ cmd: 'start', coreType: 'sentence', language: 'zh-CN', referenceText: zh.text, idempotencyKey: 'drop-1' });
+    await c.next();
+    c.ws.send(zh.wav);
+    c.send({ cmd: 'end' });
+    if (drop) {
+      c.ws.terminate();
+      return null;
+    }
+    const result = await c.next();
+    c.ws.close();
+    return result;
+  };
+  await round(true);
+  const second = await round(false);
+  const third = await round(false);
+  assert.equal(second.event, 'result');
+  assert.equal(third.recordId, second.recordId);
+  assert.equal(await usage('evaluation.calls'), calls + 1);
+});
+
+test('tier concurrency over the real endpoint: the third concurrent trial evaluation is refused at once with 42901', async () => {
+  const trial = await createAccount(app, { tier: 'trial' });
+  const form = evaluationForm({ coreType: 'sentence', language: 'zh-CN', referenceText: zh.text }, zh.wav);
+  const finished: number[] = [];
+  const results = await Promise.all(
+    Array.from({ length: 3 }, () =>
+      fetch(`http://${base}/api/v1/evaluate`, { method: 'POST', body: new Uint8Array(form.payload), headers: { ...form.headers, 'x-app-key': trial.appKey } }).then(async (r) => {
+        finished.push(r.status);
+        return { status: r.status, body: await r.json() };
+      }),
+    ),
+  );
+  const refused = results.filter((r) => r.status === 429);
+  assert.equal(refused.length, 1);
+  assert.equal(refused[0].body.code, 42901);
+  assert.equal(finished[0], 429, 'the refusal comes back before the admitted evaluations');
+});
