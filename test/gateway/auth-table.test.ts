@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createJwtService } from '../../src/auth/jwt.js';
 import { buildTestApp } from '../helpers/app.js';
-import { createAccount, evaluationForm, signatureHeaders, signForm, signJson, type TestAccount } from '../helpers/gateway.js';
+import { createAccount, evaluationForm, multipart, signatureHeaders, signForm, signJson, type TestAccount } from '../helpers/gateway.js';
 import { formPayload } from '../../src/auth/signature.js';
 
 type Method = 'appKey' | 'bearer' | 'signature' | 'none';
@@ -46,6 +46,51 @@ const rows: Row[] = [
     }),
   },
   {
+    name: 'POST /api/v1/evaluate',
+    accepts: ['appKey', 'bearer', 'signature'],
+    request: (a, m) => {
+      // A config the validation refuses (missing referenceText): authentication passed if the answer is 400.
+      const form = evaluationForm({ coreType: 'sentence' });
+      return { method: 'POST', url: '/api/v1/evaluate', payload: form.payload, headers: { ...form.headers, ...credentials(a, m, () => signForm(a, form.parts)) } };
+    },
+  },
+  {
+    name: 'POST /{coreType} (compat)',
+    accepts: ['signature'],
+    request: (a, m) => {
+      const parts = [{ name: 'audio', value: Buffer.alloc(10), filename: 'a.wav' }, { name: 'language', value: 'en-US' }];
+      const form = multipart(parts);
+      return { method: 'POST', url: '/sent.eval', payload: form.payload, headers: { ...form.headers, ...credentials(a, m, () => signForm(a, parts)) } };
+    },
+  },
+  {
+    name: 'POST /api/v1/tts/generate',
+    accepts: ['appKey', 'bearer', 'signature'],
+    request: (a, m) => {
+      const body = { text: '', voice: 'nobody' };
+      return { method: 'POST', url: '/api/v1/tts/generate', payload: body, headers: credentials(a, m, () => signJson(a, body)) };
+    },
+  },
+  {
+    name: 'GET /api/v1/console/tts/voices',
+    accepts: ['bearer'],
+    request: (a, m) => ({ method: 'GET', url: '/api/v1/console/tts/voices', headers: credentials(a, m, () => signatureHeaders(a.appKey, a.secret, '')) }),
+  },
+  {
+    name: 'POST /api/v1/console/tts/voices',
+    accepts: ['bearer'],
+    request: (a, m) => {
+      const parts = [{ name: 'name', value: 'x' }];
+      const form = multipart(parts);
+      return { method: 'POST', url: '/api/v1/console/tts/voices', payload: form.payload, headers: { ...form.headers, ...credentials(a, m, () => signForm(a, parts)) } };
+    },
+  },
+  {
+    name: 'DELETE /api/v1/console/tts/voices/{id}',
+    accepts: ['bearer'],
+    request: (a, m) => ({ method: 'DELETE', url: '/api/v1/console/tts/voices/vi_none', headers: credentials(a, m, () => signatureHeaders(a.appKey, a.secret, '')) }),
+  },
+  {
     name: 'POST /api/v1/_probe/evaluate (evaluation write path)',
     accepts: ['appKey', 'bearer', 'signature'],
     request: (a, m) => {
@@ -80,6 +125,15 @@ test('each endpoint accepts exactly the spec’s authentication methods', async 
       }
     }
   }
+});
+
+test('public addresses need no credentials', async (t) => {
+  const { app } = await buildTestApp();
+  t.after(() => app.close());
+  for (const url of ['/healthz', '/openapi.json']) assert.equal((await app.inject({ method: 'GET', url })).statusCode, 200, url);
+  // Audio addresses answer 404 for unknown files, never 401.
+  assert.equal((await app.inject({ method: 'GET', url: '/tts/audio/a_0123456789abcdefghij.wav' })).statusCode, 404);
+  assert.equal((await app.inject({ method: 'GET', url: '/compat/audio/eval_0123456789ab.wav' })).statusCode, 404);
 });
 
 test('login needs no credentials; a wrong password is 40100', async (t) => {
