@@ -3,8 +3,8 @@
  *
  * Per syllable (after sandhi, see zh/syllables.ts): choose the clip of the surface tone, or the
  * nearest available one (order below); TD-PSOLA (dsp/psola.ts) then sets its duration to the
- * syllable's slot and its F0 to the voice's level and range while keeping the clip's own
- * contour, which carries the tone. Joins are overlap-added with 15 ms raised-cosine fades.
+ * syllable's slot and its F0 to the stylised contour of its tone (zh/tone-contour.ts) at the
+ * voice's level and range. Joins are overlap-added with 15 ms raised-cosine fades.
  *
  * Prosody, per phrase (text between punctuation):
  * - slot duration = 1 / rate; neutral-tone syllables take 0.6 of a slot; the last syllable of a
@@ -18,9 +18,6 @@ import { joinPieces, type Piece } from '../dsp/join.js';
 import type { Syllable, ZhToken } from '../zh/syllables.js';
 import { chaoLevel, toneF0 } from '../zh/tone-contour.js';
 import { EKHO_RATE, type Clip, type EkhoStore } from './store.js';
-
-/** Median F0 of the Ekho speaker (median over the 1,639 clips' medians), Hz. */
-export const EKHO_SPEAKER_F0 = 187;
 
 export interface EkhoProsody {
   /** Syllables per second of speech at this request's speed and genre. */
@@ -95,7 +92,7 @@ export async function synthesizeEkho(store: EkhoStore, tokens: ZhToken[], prosod
     syllables.forEach((s, i) => {
       const key = keys.get(s);
       const clip = key ? clips.get(key) : undefined;
-      let dur = slot * (s.tone === 5 ? 0.6 : 1) * (i === syllables.length - 1 ? 1.3 : 1);
+      const dur = slot * (s.tone === 5 ? 0.6 : 1) * (i === syllables.length - 1 ? 1.3 : 1);
       if (!clip) {
         pieces.push({ pauseSec: dur });
         return;
