@@ -69,7 +69,7 @@ export function buildEvidence(a: Assessment, config: EvaluationConfig): ReportEv
     : [...integrityFindings(ctx), ...accuracyFindings(ctx), ...fluencyFindings(ctx, pace), ...skillFindings(ctx), ...emotionFindings(ctx)];
   const quality = a.warnings.filter((w) => w.code >= 1002 && w.code <= 1004).map((w) => w.code);
   if (quality.length) findings.push({ id: 'audio-quality', kind: 'audio-quality', dimension: 'accuracy', severity: 0.3, refs: [], codes: quality });
-  const seedText = `${config.referenceText}|${read.map((u) => u.readStatus[0]).join('')}|${a.speed}|${config.gradeBand}`;
+  const seedText = `${config.referenceText}|${read.map((u) => (u.tone?.error ? 't' : u.readStatus[0])).join('')}|${a.speed}|${config.gradeBand}`;
   return {
     language: a.language,
     coreType: a.coreType,

@@ -60,9 +60,9 @@ export function quotable(fragment: string): boolean {
 
 /**
  * Drops the sentences of a free text that show a number (used on model-written text, where a
- * half-stripped sentence would read wrongly). Sentences end at 。！？!? or a full stop + space.
+ * half-stripped sentence would read wrongly). Sentences end at 。！？!? or a full stop.
  */
 export function dropNumericSentences(text: string): string {
-  const parts = text.match(/[^。！？!?]+[。！？!?]*|[^.]+(\.\s+|\.$)/g) ?? [text];
+  const parts = text.match(/[^。！？!?.]+(?:[。！？!?.]+\s*|$)/g) ?? [text];
   return parts.filter((p) => !containsNumber(p)).join('').trim();
 }

@@ -171,6 +171,11 @@ function suggestionsFor(d: DimensionKey, fs: Finding[], s: Say): Suggestion[] {
     const want = f.phone ? ipaOf(f.phone.expected) : null;
     add(f, want ? `say ${nameWord(f.refs[0])} slowly, paying attention to the ${want} sound, then say it again inside the sentence` : `listen to ${nameWord(f.refs[0])} in a dictionary and repeat it a few times`);
   }
+  const tones = ofKind(fs, 'tone');
+  for (const t of [...new Set(tones.map((f) => f.tone!.expected))].slice(0, 2)) {
+    const group = tones.filter((f) => f.tone!.expected === t);
+    add(group[0], `practise ${listEn(group.map((f) => nameWord(f.refs[0])))} with ${TONE_EN[t] ?? 'its own tone'}, saying the syllable alone before the whole phrase`);
+  }
   const stress = ofKind(fs, 'stress');
   add(stress[0], `say ${listEn(stress.map((f) => nameWord(f.refs[0])))} with the stressed syllable louder and longer`);
   add(ofKind(fs, 'audio-quality')[0], 'record in a quiet room at a steady distance from the microphone');
