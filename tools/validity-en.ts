@@ -70,7 +70,7 @@ function rng(seed: number): () => number {
 // 1. speechocean762 -------------------------------------------------------------------------
 async function so762(): Promise<void> {
   const scores = readScores('test');
-  const ids = spreadOrder(Object.keys(scores).sort()).slice(0, subset ? 30 : Infinity);
+  const ids = spreadOrder(Object.keys(scores).sort()).slice(0, subset ? 20 : Infinity);
   const data: LabelledReading[] = [];
   for (const id of ids) {
     const cached = readCached(DEFAULT_CACHE, 'test', id) ?? (await extractOne(backend, lexicon, 'test', id, scores[id].text));
@@ -129,7 +129,7 @@ const POOL = ['window', 'purple', 'table', 'quickly', 'garden', 'monkey', 'river
 
 async function native(): Promise<void> {
   const all = nativeSet();
-  const items = subset ? all.filter((_, i) => i % 3 === 0) : all;
+  const items = subset ? all.filter((_, i) => i % 4 === 0) : all;
   const rows: { set: string; overall: number; words: number; wrongWords: number; phones: number; wrongPhones: number }[] = [];
   for (const it of items) {
     const r = await inspect(it.file, it.ref);
@@ -149,7 +149,7 @@ async function native(): Promise<void> {
     console.log(`${set.padEnd(30)} ${String(t.n).padStart(3)}   ${t.medianOverall.toFixed(1).padStart(8)}       ${(t.wordsFlagged * 100).toFixed(1).padStart(6)}%       ${(t.phonesFlagged * 100).toFixed(1).padStart(6)}%`);
   }
   figures.native = table;
-  await alterations(subset ? all.filter((_, i) => i % 3 === 1) : all);
+  await alterations(subset ? all.filter((_, i) => i % 4 === 1) : all);
 }
 
 async function alterations(items: ReturnType<typeof nativeSet>): Promise<void> {
@@ -203,13 +203,15 @@ async function nonNative(): Promise<void> {
   const dir = path.join(DATA, 'alphanumeric-accented');
   const [head, ...rows] = csvRows(fs.readFileSync(path.join(dir, 'metadata.csv'), 'utf8'));
   const col = (n: string) => head.indexOf(n);
-  const addr = rows.filter((r) => r[col('file_name')].startsWith('audio_data/Addresses/') && fs.existsSync(path.join(dir, r[col('file_name')])));
-  const picked = subset ? addr.filter((_, i) => i % 4 === 0) : addr;
+  // Staged as FLAC (lossless) under the metadata's .wav names.
+  const fileOf = (r: string[]) => path.join(dir, r[col('file_name')].replace(/\.wav$/, '.flac'));
+  const addr = rows.filter((r) => r[col('file_name')].startsWith('audio_data/Addresses/') && fs.existsSync(fileOf(r)));
+  const picked = subset ? addr.filter((_, i) => i % 6 === 0) : addr;
   const byL1 = new Map<string, number[]>();
   const accent: number[] = [];
   const accuracy: number[] = [];
   for (const r of picked) {
-    const res = await inspect(path.join(dir, r[col('file_name')]), r[col('Address')]);
+    const res = await inspect(fileOf(r), r[col('Address')]);
     const l1 = /english/i.test(r[col('Native Language')]) ? 'English' : r[col('Native Language')].split(/[/,]/)[0].trim();
     byL1.set(l1, [...(byL1.get(l1) ?? []), res.accuracy]);
     accent.push(Number(r[col('Accent Strength (Self reported)')]));
@@ -235,7 +237,7 @@ const NATIVE_SPEAKERS = new Set(['jackson', 'theo']);
 async function digits(): Promise<void> {
   const dir = path.join(DATA, 'fsdd-digits', 'recordings');
   const files = fs.readdirSync(dir).filter((f) => f.endsWith('.flac')).sort();
-  const picked = subset ? files.filter((f) => /_[0]\.flac$/.test(f)) : files;
+  const picked = subset ? files.filter((f) => /^[0-4]_[a-z]+_0\.flac$/.test(f)) : files;
   const by = new Map<string, number[]>();
   for (const f of picked) {
     const [digit, speaker] = f.split('_');
@@ -261,7 +263,7 @@ async function phrasing(): Promise<void> {
   const coarse = new Map(csvRows(fs.readFileSync(path.join(dir, 'annotations', 'new_coarse_grain_res.csv'), 'utf8')).slice(1).map((r) => [r[0], Number(r[5])]));
   const fine = new Map(csvRows(fs.readFileSync(path.join(dir, 'annotations', 'new_fine_grain_res.csv'), 'utf8')).slice(1).map((r) => [r[0], JSON.parse(r[5]) as number[]]));
   const wavs = fs.readdirSync(path.join(dir, 'wavs')).filter((f) => f.endsWith('.flac')).sort().map((f) => f.slice(0, -5)).filter((id) => coarse.has(id) && prompts.has(id));
-  const picked = subset ? wavs.filter((_, i) => i % 3 === 0) : wavs;
+  const picked = subset ? wavs.filter((_, i) => i % 4 === 0) : wavs;
   const labels: number[] = [];
   const skill: number[] = [];
   const pause: number[] = [];
