@@ -39,6 +39,17 @@ test('不: bu2 before tone 4, bu4 otherwise, bu5 in A不A', () => {
   assert.equal(realised('我不'), 'wo3 bu4');
 });
 
+test('neutral tone: light second syllables of common words and reduplicated verbs', () => {
+  assert.equal(realised('朋友告诉我'), 'peng2 you5 gao4 su5 wo3');
+  assert.equal(realised('好朋友们'), 'hao3 peng2 you5 men5');
+  assert.equal(realised('想想'), 'xiang2 xiang5', 'third-tone sandhi first, then the light repeat');
+  assert.equal(realised('看看书'), 'kan4 kan5 shu1');
+  assert.equal(realised('常常'), 'chang2 chang2', 'not a verb on the list');
+  assert.equal(realised('大学生'), 'da4 xue2 sheng1');
+  const you = analyzeMandarinText('朋友').chars[1];
+  assert.deepEqual([you.tone, you.normalized_syllables[0].tone_sandhi], ['tone3', 5]);
+});
+
 test('the citation tone stays in `tone`, the sandhi tone in tone_sandhi', () => {
   const [ni, hao] = analyzeMandarinText('你好').chars;
   assert.deepEqual(ni.normalized_syllables, [{ syllables: 'ni2', pinyin: 'ni', tone: 3, tone_sandhi: 2 }]);

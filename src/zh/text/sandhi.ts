@@ -21,7 +21,10 @@
  *    only if the next chunk still starts with a 3 after its own sandhi. Hence
  *    展览馆 [展览][馆] → zhan2 lan2 guan3, 小老虎 [小][老虎] → xiao3 lao2 hu3,
  *    我也很好 [我也][很好] → wo2 ye3 hen2 hao3. Neutral tones break a run.
+ * 4. Neutral tone (neutral.ts): the light second syllable of common words and of reduplicated
+ *    verbs, applied after rule 3 so that 想想 → xiang2 xiang5 and 小姐 keeps xiao2.
  */
+import { neutralPositions } from './neutral.js';
 
 export interface SandhiSyllable {
   char: string;
@@ -102,5 +105,9 @@ export function applySandhi(phrase: SandhiSyllable[]): number[] {
     if (j - i >= 2) thirdToneRun(phrase, out, i, j);
     i = j;
   }
+  const neutral = neutralPositions(phrase.map((s) => s.char), phrase.map((s) => s.word));
+  neutral.forEach((light, i) => {
+    if (light) out[i] = 5;
+  });
   return out;
 }
