@@ -1,5 +1,5 @@
 /**
- * Helpers that turn an F0 track into what tone and intonation models use: semitones around a
+ * Functions that turn an F0 track into what tone and intonation models use: semitones around a
  * speaker reference, the speaker's own register and range, and fixed-length contours.
  */
 
