@@ -52,16 +52,17 @@ function frameAgreement(a: SpeechSegment[], b: SpeechSegment[], totalMs: number)
 }
 
 const silero = await SileroVad.create();
-const clean: Int16Array[] = [];
+const cleanBy: Record<string, Int16Array[]> = {};
 const metrics: Record<string, QualityMetrics[]> = {};
 let energyMs = 0, sileroMs = 0, audioSec = 0;
 const agreements: number[] = [];
 const boundary: number[] = [];
 for (const [name, dir] of Object.entries(CORPORA)) {
   metrics[name] = [];
+  cleanBy[name] = [];
   for (const file of listAudio(dir, perCorpus)) {
     const d = await decodeAudio(fs.readFileSync(file));
-    clean.push(d.pcm);
+    cleanBy[name].push(d.pcm);
     let t = performance.now();
     const e = detectSpeech(d.pcm, 16000);
     energyMs += performance.now() - t;
@@ -74,6 +75,8 @@ for (const [name, dir] of Object.entries(CORPORA)) {
     const q = analyzeQuality(d.pcm, 16000, e);
     metrics[name].push(q.metrics);
     if (q.warnings.length) console.log(`WARN clean ${name} ${path.basename(file)} ${q.warnings.map((w) => w.code)} ${fmt(q.metrics)}`);
+    const qs = analyzeQuality(d.pcm, 16000, s);
+    if (qs.warnings.length) console.log(`WARN(silero segments) clean ${name} ${path.basename(file)} ${qs.warnings.map((w) => w.code)} ${fmt(qs.metrics)}`);
   }
 }
 for (const [name, ms] of Object.entries(metrics)) {
@@ -85,29 +88,36 @@ for (const [name, ms] of Object.entries(metrics)) {
   console.log('  trailing: ' + ms.filter((m) => m.trailingSpeech).length);
 }
 
-console.log('\nDegraded (first 24 clean files):');
-const subset = clean.slice(0, 24);
+// Degraded versions of the first 5 files of each corpus; babble talkers are files 6-7 of each.
+const subset = Object.values(cleanBy).flatMap((xs) => xs.slice(0, 5));
+const talkers = Object.values(cleanBy).flatMap((xs) => xs.slice(5, 7));
+const babbleFor = (i: number) => Array.from({ length: 6 }, (_, k) => talkers[(i + k) % talkers.length]);
+console.log(`\nDegraded (${subset.length} files, 5 per corpus):`);
 const conditions: Record<string, (p: Int16Array, i: number) => Int16Array> = {
   'attenuated -30 dB': (p) => gain(p, -30),
   'amplified +20 dB (clipped)': (p) => gain(p, 20),
   'white noise 20 dB': (p, i) => mixAtSnr(p, whiteNoise(p.length, i + 1), 20),
   'white noise 5 dB': (p, i) => mixAtSnr(p, whiteNoise(p.length, i + 1), 5),
-  'babble 20 dB': (p, i) => mixAtSnr(p, babble(p.length, clean.slice(30 + (i % 10), 36 + (i % 10))), 20),
-  'babble 5 dB': (p, i) => mixAtSnr(p, babble(p.length, clean.slice(30 + (i % 10), 36 + (i % 10))), 5),
+  'babble 20 dB': (p, i) => mixAtSnr(p, babble(p.length, babbleFor(i)), 20),
+  'babble 5 dB': (p, i) => mixAtSnr(p, babble(p.length, babbleFor(i)), 5),
   'truncated mid-word': (p) => truncateMidWord(p),
   silence: () => silence(3),
   'white noise only -30 dBFS': (_p, i) => noiseOnly(3, -30, i + 1),
 };
 for (const [name, make] of Object.entries(conditions)) {
   const counts = new Map<number, number>();
+  const countsSilero = new Map<number, number>();
   const ms: QualityMetrics[] = [];
-  subset.forEach((p, i) => {
-    const q = analyzeQuality(make(p, i), 16000);
+  for (const [i, p] of subset.entries()) {
+    const pcm = make(p, i);
+    const q = analyzeQuality(pcm, 16000);
     ms.push(q.metrics);
     for (const w of q.warnings) counts.set(w.code, (counts.get(w.code) ?? 0) + 1);
-  });
+    for (const w of analyzeQuality(pcm, 16000, await silero.detect(pcm, 16000)).warnings) countsSilero.set(w.code, (countsSilero.get(w.code) ?? 0) + 1);
+  }
   const snrs = ms.map((m) => m.snrDb ?? -99);
-  console.log(`${name.padEnd(28)} warnings ${JSON.stringify([...counts.entries()].sort())}  ${summary('snr', snrs)}  ${summary('speechDbfs', ms.map((m) => m.speechDbfs))}`);
+  const show = (c: Map<number, number>) => JSON.stringify([...c.entries()].sort());
+  console.log(`${name.padEnd(28)} warnings ${show(counts)} (silero segments ${show(countsSilero)})  ${summary('snr', snrs)}  ${summary('speechDbfs', ms.map((m) => m.speechDbfs))}`);
 }
 
 console.log(`\nVAD on ${audioSec.toFixed(0)} s of clean speech: energy ${((energyMs / audioSec)).toFixed(2)} ms per s, silero ${((sileroMs / audioSec)).toFixed(2)} ms per s`);
