@@ -19,6 +19,8 @@ test('clauses end at ，、： and sentences at 。！？；…, each with offse
   // Every character knows its clause and sentence.
   assert.deepEqual(t.chars.map((c) => c.sentence).join(''), '0000000000111111'.slice(0, t.chars.length));
   assert.equal(t.chars.find((c) => c.text === '花')!.clause, 1);
+  assert.equal(t.rhythmRated, true);
+  assert.equal(analyzeMandarinText('你好，再见。').rhythmRated, false, 'two clauses: no rhythm score');
 });
 
 test('closing quotes stay with their sentence; runs of marks and text without final punctuation', () => {

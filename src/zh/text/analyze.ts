@@ -124,5 +124,5 @@ export function analyzeMandarinText(ref: string, opts: AnalyzeOptions = {}): Man
     return ch;
   });
   const genre = opts.genre ?? detectGenre(ref, tokens);
-  return { reference: ref, tokens: out, chars, clauses, sentences, genre, genreSource: opts.genre ? 'config' : 'detected' };
+  return { reference: ref, tokens: out, chars, clauses, sentences, rhythmRated: clauses.length >= 3, genre, genreSource: opts.genre ? 'config' : 'detected' };
 }

@@ -72,6 +72,8 @@ export interface MandarinText {
   chars: MandarinChar[];
   clauses: TextSpan[];
   sentences: Sentence[];
+  /** True when the text has at least three clauses: only then is reading rhythm rated. */
+  rhythmRated: boolean;
   genre: Genre;
   genreSource: 'config' | 'detected';
 }
