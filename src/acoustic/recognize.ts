@@ -27,6 +27,10 @@ const LM_SEARCH = 'recognize-lm';
  */
 export const LM_BEAMS: Beams = { beam: 1e-48, pbeam: 1e-48, wbeam: 7e-29 };
 
+/** Word insertion penalty and language weight of the n-gram search: the library defaults. */
+export const LM_WIP = 0.65;
+export const LM_WEIGHT = 6.5;
+
 export interface RecognizerLang {
   decoder: SphinxDecoder;
   /** Dictionary, for splitting Mandarin words into characters by their phones. */
@@ -57,7 +61,7 @@ export class Recognizer {
    * dictionary). Mandarin words come back split into characters; frames are 10 ms, end exclusive.
    */
   recognize(lang: AcousticLang, decoder: SphinxDecoder, pcm: Int16Array, lexicon: LoadedLexicon | null): RecognizeResult {
-    this.install(lang, decoder);
+    this.prepare(lang, decoder);
     decoder.useSearch(LM_SEARCH);
     if (pcm.length === 0) return { text: '', words: [], confidence: lang === 'en' ? 0 : null };
     decoder.decode(pcm);
@@ -74,9 +78,17 @@ export class Recognizer {
     return { text, words, confidence };
   }
 
-  private install(lang: AcousticLang, decoder: SphinxDecoder): void {
+  /**
+   * Loads the language model into `decoder` as a search of its own (about 0.5 s for English,
+   * 1-2 s for the Mandarin ARPA file). Call it when a worker starts, so the first request does
+   * not pay for it; `recognize` calls it too. The search reads beams, word insertion penalty and
+   * language weight when it is created, so they are set here explicitly (alignment changes them).
+   */
+  prepare(lang: AcousticLang, decoder: SphinxDecoder): void {
     if (this.installed.has(decoder)) return;
     decoder.setBeams(LM_BEAMS);
+    decoder.setFloatOption('-wip', LM_WIP);
+    decoder.setFloatOption('-lw', LM_WEIGHT);
     decoder.setLmFile(LM_SEARCH, this.setup.lm[lang]);
     this.installed.add(decoder);
   }
