@@ -20,9 +20,10 @@ export interface StreamingIntakeOptions {
 }
 
 export class StreamingIntake {
-  private readonly chunks: Buffer[] = [];
+  // Raw bytes and PCM live in buffers that grow by doubling, so that reading `raw` or
+  // `pcmSoFar()` after every chunk costs no copy (views), and appending is amortised O(1).
+  private rawBuf: Buffer = Buffer.alloc(64 * 1024);
   private total = 0;
-  private joined: Buffer | null = null;
   private readonly maxBytes: number;
   private readonly maxSeconds: number;
   /** 'pending' until the header is decided; 'pcm' for in-process WAV; 'deferred' otherwise. */
@@ -31,9 +32,8 @@ export class StreamingIntake {
   private consumed = 0; // bytes of the data chunk already converted
   private leftover: Buffer = Buffer.alloc(0); // partial frame awaiting its remaining bytes
   private resampler: SincResampler | null = null;
-  private pcmParts: Int16Array[] = [];
+  private pcmBuf = new Int16Array(16000);
   private pcmLength = 0;
-  private pcmCache: Int16Array | null = null;
 
   constructor(opts: StreamingIntakeOptions = {}) {
     this.maxBytes = opts.maxBytes ?? MAX_AUDIO_BYTES;
@@ -44,9 +44,13 @@ export class StreamingIntake {
   push(chunk: Buffer): void {
     if (chunk.length === 0) return;
     if (this.total + chunk.length > this.maxBytes) throw invalid(limitMessage(this.maxBytes));
-    this.chunks.push(chunk);
+    if (this.total + chunk.length > this.rawBuf.length) {
+      const grown = Buffer.alloc(Math.min(this.maxBytes, Math.max(2 * this.rawBuf.length, this.total + chunk.length)));
+      this.rawBuf.copy(grown, 0, 0, this.total);
+      this.rawBuf = grown;
+    }
+    chunk.copy(this.rawBuf, this.total);
     this.total += chunk.length;
-    this.joined = null;
     if (this.mode === 'pending') this.tryHeader(); // converts the data bytes it has seen
     else if (this.mode === 'pcm') this.convert(chunk);
   }
@@ -55,29 +59,18 @@ export class StreamingIntake {
     return this.total;
   }
 
-  /** Every byte received so far, in order. */
+  /** Every byte received so far, in order (a view; later pushes never change its bytes). */
   get raw(): Buffer {
-    if (!this.joined) {
-      this.joined = Buffer.concat(this.chunks, this.total);
-      this.chunks.length = 0;
-      this.chunks.push(this.joined);
-    }
-    return this.joined;
+    return this.rawBuf.subarray(0, this.total);
   }
 
-  /** 16 kHz mono PCM decoded so far (WAV 16-bit only); null for other formats or before the header. */
+  /**
+   * 16 kHz mono PCM decoded so far (16-bit WAV only); null for other formats or before the
+   * header is complete. A view: later pushes append after it and never change its samples.
+   */
   pcmSoFar(): Int16Array | null {
     if (this.mode !== 'pcm') return null;
-    if (!this.pcmCache) {
-      this.pcmCache = new Int16Array(this.pcmLength);
-      let at = 0;
-      for (const p of this.pcmParts) {
-        this.pcmCache.set(p, at);
-        at += p.length;
-      }
-      this.pcmParts = [this.pcmCache];
-    }
-    return this.pcmCache;
+    return this.pcmBuf.subarray(0, this.pcmLength);
   }
 
   /** Seconds of 16 kHz PCM available so far (0 for deferred formats). */
@@ -91,7 +84,7 @@ export class StreamingIntake {
     if (this.mode !== 'pcm' || !this.header) return decodeAudio(this.raw, { maxBytes: this.maxBytes, maxSeconds: this.maxSeconds });
     if (this.resampler) this.append(floatToInt16(this.resampler.flush()));
     this.resampler = null;
-    const pcm = this.pcmSoFar() ?? new Int16Array(0);
+    const pcm = this.pcmBuf.slice(0, this.pcmLength);
     const h = this.header;
     return finishDecoded({ pcm, source: { format: 'wav', sampleRate: h.sampleRate, channels: h.channels } }, this.maxSeconds);
   }
@@ -142,9 +135,13 @@ export class StreamingIntake {
 
   private append(pcm: Int16Array): void {
     if (pcm.length === 0) return;
-    this.pcmParts.push(pcm);
+    if (this.pcmLength + pcm.length > this.pcmBuf.length) {
+      const grown = new Int16Array(Math.max(2 * this.pcmBuf.length, this.pcmLength + pcm.length));
+      grown.set(this.pcmBuf.subarray(0, this.pcmLength));
+      this.pcmBuf = grown;
+    }
+    this.pcmBuf.set(pcm, this.pcmLength);
     this.pcmLength += pcm.length;
-    this.pcmCache = null;
     if (this.pcmLength / TARGET_RATE > this.maxSeconds) throw invalid(MESSAGES.tooLong);
   }
 }

@@ -19,16 +19,19 @@ before(() => {
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 /** Feeds a file in chunks of varying size (odd sizes split samples and the header). */
-function feed(file: Buffer, sizes = [7, 33, 1000, 3201, 4096]): { intake: StreamingIntake; pcmGrowth: number[] } {
+function feed(file: Buffer, sizes = [7, 33, 1000, 3201, 4096]): { intake: StreamingIntake; pcmGrowth: number[]; views: Int16Array[] } {
   const intake = new StreamingIntake();
   const pcmGrowth: number[] = [];
+  const views: Int16Array[] = [];
   for (let at = 0, k = 0; at < file.length; k++) {
     const n = sizes[k % sizes.length];
     intake.push(file.subarray(at, at + n));
     at += n;
-    pcmGrowth.push(intake.pcmSoFar()?.length ?? -1);
+    const pcm = intake.pcmSoFar();
+    pcmGrowth.push(pcm?.length ?? -1);
+    if (pcm && k % 10 === 0) views.push(pcm);
   }
-  return { intake, pcmGrowth };
+  return { intake, pcmGrowth, views };
 }
 
 function snrDb(ref: Int16Array, test: Int16Array, skip: number): number {
@@ -42,7 +45,7 @@ function snrDb(ref: Int16Array, test: Int16Array, skip: number): number {
 
 test('16 kHz mono WAV streamed in odd chunks equals the whole-file decode exactly', async () => {
   const file = fs.readFileSync(path.join(dir, 'a16.wav'));
-  const { intake, pcmGrowth } = feed(file);
+  const { intake, pcmGrowth, views } = feed(file);
   assert.equal(intake.bytes, file.length);
   assert.ok(intake.raw.equals(file));
   // PCM is available while chunks arrive, and only grows.
@@ -52,6 +55,9 @@ test('16 kHz mono WAV streamed in odd chunks equals the whole-file decode exactl
   const whole = await decodeAudio(file);
   assert.deepEqual(streamed.pcm, whole.pcm);
   assert.equal(streamed.durationSec, whole.durationSec);
+  // Views handed out earlier still hold the same samples (prefixes of the final PCM).
+  assert.ok(views.length > 3);
+  for (const v of views) assert.deepEqual(v, whole.pcm.subarray(0, v.length));
 });
 
 test('44.1 kHz stereo WAV is downmixed and resampled in-process, close to ffmpeg', async () => {
