@@ -27,8 +27,8 @@ export class ProgressTracker {
   private reading: ProgressReading = { readUnits: 0, matched: [] };
   private samples = 0;
   private active = false;
-  /** All audio of the session so far (re-fed after a normalisation restart). */
-  private buffer = new Int16Array(16000 * 8);
+  /** The session's audio so far, re-fed after a normalisation restart (kept up to 4 s). */
+  private buffer = new Int16Array((SAMPLE_RATE * 9) / 2);
   private nextRestart = 0;
 
   constructor(
@@ -84,7 +84,12 @@ export class ProgressTracker {
     this.active = false;
   }
 
+  /** Keeps the audio only while a restart may still need it (up to the last restart point). */
   private append(pcm: Int16Array): void {
+    if (this.nextRestart >= RESTART_AT_MS.length) {
+      this.samples += pcm.length;
+      return;
+    }
     if (this.samples + pcm.length > this.buffer.length) {
       const grown = new Int16Array(Math.max(this.buffer.length * 2, this.samples + pcm.length));
       grown.set(this.buffer.subarray(0, this.samples));
