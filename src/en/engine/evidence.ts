@@ -17,6 +17,8 @@ export interface PhoneEvidence {
   endFrame: number;
   /** GOP in nats per frame (0 best); a phone without loop evidence gets the word's mean. */
   gop: number;
+  /** Forced-alignment log-likelihood per frame (NaN for a skipped word). */
+  forced: number;
 }
 
 export interface WordEvidence {
@@ -76,6 +78,7 @@ function wordEvidence(entry: WordEntry, index: number, unit: UnitSegment | undef
     startFrame: p.startFrame,
     endFrame: p.endFrame,
     gop: p.gop ?? meanGop,
+    forced: p.endFrame > p.startFrame ? p.score / (p.endFrame - p.startFrame) : NaN,
   }));
   return { index, entry, status: 'read', pron, startFrame: unit.startFrame, endFrame: unit.endFrame, phones, pauseAfter: 0 };
 }
@@ -88,6 +91,7 @@ function skippedPhones(pron: Pronunciation): PhoneEvidence[] {
     startFrame: -1,
     endFrame: -1,
     gop: SKIPPED_GOP,
+    forced: NaN,
   }));
 }
 

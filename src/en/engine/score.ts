@@ -40,8 +40,8 @@ export interface ScoredReading {
 export function phoneRows(ev: ReadingEvidence, model: Pick<EnglishScoringModel, 'phoneStats'>): number[][][] {
   const uttZ = meanGopZ(ev.words.flatMap((w) => w.phones), model.phoneStats);
   return ev.words.map((w) => {
-    const ctx = { wordZ: meanGopZ(w.phones, model.phoneStats), uttZ };
-    return w.phones.map((p) => phoneFeatures(p, model.phoneStats, ctx));
+    const wordZ = meanGopZ(w.phones, model.phoneStats);
+    return w.phones.map((p, i) => phoneFeatures(p, model.phoneStats, { wordZ, uttZ, prev: w.phones[i - 1], next: w.phones[i + 1] }));
   });
 }
 

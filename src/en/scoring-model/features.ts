@@ -10,7 +10,9 @@ import type { FluencyMeasures } from '../engine/fluency.js';
 import type { IntonationMeasures } from '../engine/intonation.js';
 import type { StressJudgement } from '../engine/stress.js';
 
-export const PHONE_FEATURES = ['gopFloor', 'gopZ', 'durZ', 'vowel', 'skipped', 'wordGopZ', 'uttGopZ', 'gopLow'] as const;
+export const PHONE_FEATURES = [
+  'gopFloor', 'gopZ', 'durZ', 'vowel', 'skipped', 'wordGopZ', 'uttGopZ', 'gopLow', 'forced', 'prevGop', 'nextGop',
+] as const;
 
 /**
  * Per phone of the model: mean and standard deviation of GOP and of log duration over the
@@ -20,7 +22,11 @@ export const PHONE_FEATURES = ['gopFloor', 'gopZ', 'durZ', 'vowel', 'skipped', '
  */
 export type PhoneStats = Record<string, [gopMean: number, gopSd: number, durMean: number, durSd: number]>;
 
-export function phoneFeatures(p: PhoneEvidence, stats: PhoneStats, ctx: { wordZ: number; uttZ: number }): number[] {
+export function phoneFeatures(
+  p: PhoneEvidence,
+  stats: PhoneStats,
+  ctx: { wordZ: number; uttZ: number; prev: PhoneEvidence | undefined; next: PhoneEvidence | undefined },
+): number[] {
   const skipped = p.startFrame < 0 ? 1 : 0;
   const dur = skipped ? 0 : Math.log(Math.max(1, p.endFrame - p.startFrame));
   const st = stats[p.phone] ?? [-1.5, 1.5, 2.2, 0.6];
@@ -29,6 +35,8 @@ export function phoneFeatures(p: PhoneEvidence, stats: PhoneStats, ctx: { wordZ:
   return [
     Math.max(p.gop, -8), clip((p.gop - st[0]) / st[1], -5, 3), skipped ? -3 : clip((dur - st[2]) / st[3], -3, 3),
     isVowel(p.phone) ? 1 : 0, skipped, clip(ctx.wordZ, -5, 3), clip(ctx.uttZ, -5, 3), Math.min(0, p.gop + 3),
+    // Neighbours inside the word: a badly said phone drags its neighbours' boundaries and GOP.
+    clip(p.forced, -25, 0), Math.max(ctx.prev?.gop ?? p.gop, -8), Math.max(ctx.next?.gop ?? p.gop, -8),
   ];
 }
 
