@@ -121,15 +121,28 @@ function runs(units: readonly UnitAssessment[], pick: (u: UnitAssessment) => boo
 
 function integrityFindings(c: Ctx): Finding[] {
   const out: Finding[] = [];
+  const inserted = runs(c.a.units, (u) => u.readType === 1);
+  // Something else read in place of the text: an insertion directly followed by a skipped run
+  // (the aligner's way of seeing 周边 read for 周围) is named as one replacement.
+  const replacedBy = new Map<UnitAssessment, UnitAssessment[]>();
+  for (const run of inserted) {
+    const next = c.a.units[c.a.units.indexOf(run[run.length - 1]) + 1];
+    if (next && next.readStatus === 'skipped' && next.charType === 0) replacedBy.set(next, run);
+  }
   const skippedRuns = runs(c.read, (u) => u.readStatus === 'skipped');
   const last = skippedRuns[skippedRuns.length - 1];
   const trailing = last && last[last.length - 1] === c.read[c.read.length - 1] && last.length >= Math.min(UNFINISHED_RUN, c.read.length);
   for (const run of skippedRuns) {
+    const by = replacedBy.get(run[0]);
+    if (by) {
+      out.push({ id: `replaced:${run[0].beginIndex}`, kind: 'replaced', dimension: 'integrity', severity: Math.min(1, 0.5 + 0.1 * run.length), refs: run.map(c.ref), heard: by.map((u) => u.text).join(' ') });
+      continue;
+    }
     const end = trailing && run === last;
     out.push({ id: `${end ? 'unfinished' : 'skipped'}:${run[0].beginIndex}`, kind: end ? 'unfinished' : 'skipped', dimension: 'integrity', severity: Math.min(1, 0.5 + 0.1 * run.length), refs: run.map(c.ref) });
   }
-  const inserted = runs(c.a.units, (u) => u.readType === 1);
-  for (const run of inserted) {
+  const used = new Set([...replacedBy.values()]);
+  for (const run of inserted.filter((r) => !used.has(r))) {
     const prev = c.a.units.slice(0, c.a.units.indexOf(run[0])).reverse().find((u) => u.readType === 0 || u.readType === 2);
     out.push({ id: `inserted:${prev?.beginIndex ?? -1}`, kind: 'inserted', dimension: 'integrity', severity: 0.4, refs: prev ? [c.ref(prev)] : [], heard: run.map((u) => u.text).join(' ') });
   }

@@ -35,6 +35,7 @@ export type FindingKind =
   | 'skipped'
   | 'unfinished'
   | 'inserted'
+  | 'replaced'
   | 'repeated'
   | 'misread'
   | 'tone'

@@ -76,6 +76,17 @@ test('comments name skipped words of the altered references', async () => {
   assert.match((await write(r.enSkip.a, r.enSkip.config)).dimensions.integrity, /“at all”|“at”|“all”/);
 });
 
+test('a syllable heard in place of a skipped character is named as a replacement', async () => {
+  const m = structuredClone(r.zh.a);
+  const k = m.units.findIndex((u) => u.text === '标');
+  const stand = { ...m.units[k], text: 'biao', readType: 1 as const, readStatus: 'inserted' as const, beginIndex: -1, endIndex: -1, tone: null, phones: [] };
+  Object.assign(m.units[k], { readStatus: 'skipped', readType: 2, span: null, pronunciation: null });
+  m.units.splice(k, 0, stand);
+  const rep = await write(m, r.zh.config);
+  assert.match(rep.dimensions.integrity, /「标」没有照原文读，听到的是 biao|把「标」换成了 biao 的音/);
+  assert.doesNotMatch(rep.dimensions.integrity, /多读了/);
+});
+
 test('a mistoned character is named in its word with the tone heard and expected', async () => {
   const rep = await write(mutate(r.zh.a, 3, 'tone'), r.zh.config);
   const unit = r.zh.a.units.filter((u) => u.charType === 0)[3];

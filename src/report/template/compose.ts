@@ -51,6 +51,10 @@ export function composeTemplate(ev: ReportEvidence, voice: Voice): ReportBody {
     dimensions[d] = bank.comment(d, findings[d], say);
     buckets[d] = bank.suggestions(d, findings[d], say);
   }
+  if (!ev.noEvidence && DIMENSION_KEYS.every((d) => buckets[d].length === 0)) {
+    const d = [...DIMENSION_KEYS].sort((x, y) => ev.scores[x] - ev.scores[y])[0];
+    buckets[d].push(bank.nextStep(d, say));
+  }
   // Flat list: round-robin over dimensions in priority order so the most important come first.
   const flat: string[] = [];
   for (let round = 0; flat.length < FLAT_MAX && round < 3; round++) {

@@ -101,6 +101,8 @@ function clause(f: Finding, s: Say): string {
       return s.v.pick(`c:${f.id}`, [`${nameRun(f.refs)} was skipped`, `${nameRun(f.refs)} was left out`, `${nameRun(f.refs)} was missing from the reading`]);
     case 'unfinished':
       return r.before ? `the reading stopped after “${r.before}”, so ${nameRun(f.refs)} was never read` : 'nothing of the text was read';
+    case 'replaced':
+      return `${nameRun(f.refs)} was not read as written; something else was heard in its place`;
     case 'inserted':
       return r ? `an extra word was added after ${nameWord(r)}` : 'an extra word was added at the start';
     case 'misread':
@@ -165,6 +167,8 @@ function suggestionsFor(d: DimensionKey, fs: Finding[], s: Say): Suggestion[] {
   const skipped = ofKind(fs, 'skipped');
   add(skipped[0], `follow the text with a finger so that ${listEn(skipped.map((f) => nameRun(f.refs)))} is not missed`);
   add(ofKind(fs, 'unfinished')[0], 'read the text through to the end before submitting');
+  const replaced = ofKind(fs, 'replaced');
+  add(replaced[0], `read ${listEn(replaced.map((f) => nameRun(f.refs)))} exactly as written instead of another word`);
   add(ofKind(fs, 'inserted')[0], 'read exactly what is written, without adding words');
   const sounds = [...ofKind(fs, 'phone', 'misread'), ...ofKind(fs, 'unclear')];
   for (const f of sounds.slice(0, 2)) {
@@ -233,4 +237,12 @@ function summary(order: DimensionKey[], byDim: Record<DimensionKey, Finding[]>, 
   return [...body, asked, reminder, closer].filter(Boolean).join(' ');
 }
 
-export const englishBank: PhraseBank = { comment, suggestions: suggestionsFor, summary };
+const NEXT: Record<DimensionKey, string> = {
+  integrity: 'keep reading every word, and try a longer passage next',
+  accuracy: 'keep the clear pronunciation and try a text with harder words',
+  fluency: 'try a longer passage at the same smooth pace',
+  reading_skill: 'give key words a little more stress to shape each phrase',
+  emotion: 'read the same text in a different mood to widen the range of the voice',
+};
+
+export const englishBank: PhraseBank = { comment, suggestions: suggestionsFor, summary, nextStep: (d, s) => ({ id: `${d}-next`, text: advise(s, `next:${d}`, NEXT[d]) }) };

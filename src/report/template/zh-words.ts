@@ -67,7 +67,7 @@ export function listZh(items: readonly string[], max = 4): string {
 /** Adds the audience's way of giving advice in front of an imperative clause. */
 export function advise(s: Say, salt: string, clause: string): string {
   const lead = {
-    learner: ['', '', '可以', '建议'],
+    learner: ['', '', '建议'],
     parent: ['可以陪孩子', '建议和孩子一起', '可以让孩子'],
     teacher: ['建议让学生', '可引导学生', '可以请学生'],
   }[s.voice.audience];

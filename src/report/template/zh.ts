@@ -59,6 +59,8 @@ function findingClause(f: Finding, s: Say): string {
       return s.v.pick(`c:${f.id}`, [`漏读了${nameRun(f.refs)}`, `${nameRun(f.refs)}没有读出来`, `读的时候跳过了${nameRun(f.refs)}`]);
     case 'unfinished':
       return r.before ? `读到「${r.before}」之后就停了，后面的${nameRun(f.refs)}没有读出来` : '整段都没有读出来';
+    case 'replaced':
+      return s.v.pick(`c:${f.id}`, [`${nameRun(f.refs)}没有照原文读，听到的是 ${plainPinyin(f.heard)}`, `把${nameRun(f.refs)}换成了 ${plainPinyin(f.heard)} 的音`]);
     case 'inserted':
       return r ? `在${nameChar(r)}后面多读了 ${plainPinyin(f.heard)} 的音` : `开头多读了 ${plainPinyin(f.heard)} 的音`;
     case 'misread':
@@ -135,6 +137,8 @@ function suggestionsFor(d: DimensionKey, fs: Finding[], s: Say): Suggestion[] {
   const skipped = ofKind(fs, 'skipped');
   add(skipped[0], `读之前先把${listZh(skipped.map((f) => nameRun(f.refs)))}圈出来，读的时候用手指着逐字读，做到不丢字`);
   add(ofKind(fs, 'unfinished')[0], '把全文完整读完再提交，结尾部分也要读清楚');
+  const replaced = ofKind(fs, 'replaced');
+  add(replaced[0], `对照原文读准${listZh(replaced.map((f) => nameRun(f.refs)))}，不要换成别的字`);
   add(ofKind(fs, 'inserted')[0], '眼睛看到哪个字就读哪个字，照着原文读，不添字');
   for (const f of ofKind(fs, 'misread').slice(0, 2)) {
     const r = f.refs[0];
@@ -174,7 +178,15 @@ const LEVEL_ADVICE: Record<DimensionKey, string> = {
   emotion: '读之前先体会内容的感情，再用声音表现出来',
 };
 
-export const chineseBank: PhraseBank = { comment, suggestions: suggestionsFor, summary };
+const NEXT: Record<DimensionKey, string> = {
+  integrity: '保持逐字读全的好习惯，可以挑战更长的篇目',
+  accuracy: '保持字正腔圆，可以尝试读多音字更多的文章',
+  fluency: '可以尝试更长的段落，保持同样的连贯',
+  reading_skill: '可以在重点词语上加强重音，让停连更有层次',
+  emotion: '可以尝试用不同的情绪读同样的内容，让声音更有感染力',
+};
+
+export const chineseBank: PhraseBank = { comment, suggestions: suggestionsFor, summary, nextStep: (d, s) => ({ id: `${d}-next`, text: advise(s, `next:${d}`, NEXT[d]) }) };
 
 function overallLevel(s: Say): Level {
   const e = s.ev;
