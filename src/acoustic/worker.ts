@@ -1,6 +1,7 @@
 /**
  * Acoustic pool worker. Piscina imports this module when the thread starts, so the decoders
- * (150-230 ms each) load before the thread reports ready, and live as long as the thread.
+ * (150-230 ms each) and their recognition language models load before the thread reports
+ * ready, and live as long as the thread.
  * Piscina gives a thread one task at a time (concurrentTasksPerWorker 1), and the decoder
  * calls are synchronous, so a decoder never serves two requests at once.
  */
@@ -21,6 +22,8 @@ export interface AcousticWorkerData {
 const data = workerData as AcousticWorkerData;
 const engine = SphinxEngine.create(data.modelsDir, data.langs);
 const ctx = taskContext(engine, () => new Recognizer(recognizerSetup(data.modelsDir, data.cacheDir)), threadId);
+// The n-gram searches load here too (1-2 s for Mandarin), so the first ASR request does not pay.
+for (const lang of data.langs) ctx.recognizer().prepare(lang, engine.decoder(lang));
 
 export default function handle(task: AcousticTask): AcousticTaskResult {
   return runTask(ctx, task);

@@ -62,6 +62,8 @@ interface LangEngine {
   lexicon: LoadedLexicon;
   /** The model's word insertion penalty (library default 0.65), restored after insertion grammars. */
   wip: number;
+  /** Language weight of grammar transitions as loaded (library default); other searches change it. */
+  lw: number;
 }
 
 export class SphinxEngine {
@@ -104,14 +106,14 @@ export class SphinxEngine {
     if (grammar.slots.length === 0) throw new Error('a grammar needs at least one slot');
     const compiled = compileGrammar(grammar, le.phones);
     const wip = grammar.allowInsertions ? INSERTION_WIP : le.wip;
-    const pass = decodeGrammar(le.decoder, compiled, audio, (words) => parseSlots(words, grammar), wip);
+    const pass = decodeGrammar(le.decoder, compiled, audio, (words) => parseSlots(words, grammar), { wip, lw: le.lw });
     if (!pass.ok) return this.failure(le, audio, 'alignment');
     let units = buildUnits(pass.segments, pass.parsed, grammar, offset);
     if (opts.phones || opts.gop) {
       const perUnit = units.filter(isContentUnit).map((u) => unitPhones(u, grammar));
       const expected = perUnit.flat();
       const seq = compilePhoneSequence(expected);
-      const phonePass = decodeGrammar(le.decoder, seq, audio, (words) => sameSequence(words, expected), le.wip);
+      const phonePass = decodeGrammar(le.decoder, seq, audio, (words) => sameSequence(words, expected), le);
       if (!phonePass.ok) return this.failure(le, audio, 'phone-level alignment');
       units = refineWithPhones(units, phonePass.segments, perUnit, offset);
       if (opts.gop) {
@@ -176,7 +178,7 @@ function loadLang(paths: ModelPaths, lang: AcousticLang): LangEngine {
   }
   decoder.setBeams(LOOP_BEAMS);
   decoder.setPhoneLoop(LOOP_SEARCH);
-  return { decoder, phones, lexicon, wip: decoder.floatOption('-wip') };
+  return { decoder, phones, lexicon, wip: decoder.floatOption('-wip'), lw: decoder.floatOption('-lw') };
 }
 
 type PassResult<T> = { ok: true; segments: DecodedSegment[]; parsed: T } | { ok: false; segments: DecodedSegment[] };
@@ -187,7 +189,7 @@ function decodeGrammar<T>(
   compiled: CompiledGrammar,
   audio: Int16Array,
   parse: (words: string[]) => T | null,
-  wip: number,
+  penalties: { wip: number; lw: number },
 ): PassResult<T> {
   for (const [word, phones] of compiled.words) {
     if (!decoder.addWord(word, phones)) throw new Error(`pronunciation ${phones.join(' ')} uses a phone the model lacks`);
@@ -195,7 +197,9 @@ function decodeGrammar<T>(
   let segments: DecodedSegment[] = [];
   for (const beams of ALIGN_BEAMS) {
     decoder.setBeams(beams);
-    decoder.setFloatOption('-wip', wip);
+    // Searches read these when created, and the recognition search sets its own values.
+    decoder.setFloatOption('-wip', penalties.wip);
+    decoder.setFloatOption('-lw', penalties.lw);
     decoder.setJsgf(ALIGN_SEARCH, compiled.jsgf);
     decoder.decode(audio);
     segments = decoder.segments();
