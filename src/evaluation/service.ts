@@ -88,6 +88,8 @@ export function createEvaluationService(deps: EvaluationServiceDeps): Evaluation
       const scored = await scorer.score({ config, audio, compat });
       const engineMs = performance.now() - engineStart;
 
+      // Compat `output_rawtext=1`: the reference text exactly as sent, beside the scores.
+      if (compat?.outputRawText) scored.result.rawtext = config.referenceText;
       const recordId = randomId(RECORD_PREFIX[config.coreType] ?? 'eval_');
       const response: BareEvaluationResponse = { recordId, eof: 1, result: scored.result, warnings: [...scored.warnings] };
       if (audio.lowSampleRate) response.warnings.push({ code: LOW_SAMPLE_RATE_CODE, message: LOW_SAMPLE_RATE_WARNING });
