@@ -9,7 +9,7 @@
  * end. Units first reported only by finish() count with the time finish returned.
  * Sessions run one after another through the progress worker thread, as in the service.
  *
- * Usage: npx tsx bench/progress.ts [--zh 10] [--en 5] [--chunk-ms 40]
+ * Usage: npx tsx bench/progress.ts [--zh 10] [--en 5] [--chunk-ms 40] [--parallel 1]
  * Ends with one JSON line: {"lag_median_ms":…, "lag_p95_ms":…, "reached_end":…, "units":…}.
  */
 import fs from 'node:fs';
@@ -27,7 +27,9 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const DATA = path.resolve(ROOT, '..', 'shared', 'data');
 const MODELS = path.join(ROOT, 'models');
 
-const { values } = parseArgs({ options: { zh: { type: 'string', default: '10' }, en: { type: 'string', default: '5' }, 'chunk-ms': { type: 'string', default: '40' } } });
+const { values } = parseArgs({ options: { zh: { type: 'string', default: '10' }, en: { type: 'string', default: '5' }, 'chunk-ms': { type: 'string', default: '40' }, parallel: { type: 'string', default: '1' } } });
+/** Sessions fed at the same time (all on the one progress thread), to measure how many it carries. */
+const parallel = Math.max(1, Number(values.parallel));
 const chunkMs = Number(values['chunk-ms']);
 
 interface Item { lang: AcousticLang; id: string; file: string; text: string }
@@ -75,28 +77,35 @@ async function main(): Promise<void> {
   const paths = resolveModels(MODELS);
   const lex = { zh: loadDictionary(paths.zh.dict, 'zh'), en: loadDictionary(paths.en.dict, 'en') };
   const engine = SphinxEngine.create(MODELS);
-  const host = await ProgressHost.start({ modelsDir: MODELS, threads: 1 });
+  const host = await ProgressHost.start({ modelsDir: MODELS, threads: 1, decodersPerLang: parallel });
   const lags: number[] = [];
   let reachedEnd = 0;
   const list = items();
+  const prepared = [];
   for (const it of list) {
     const { units, missing } = referenceFromText(it.text, it.lang, lex[it.lang]);
     const pcm = (await decodeAudio(fs.readFileSync(it.file))).pcm;
     const aligned = engine.align(it.lang, pcm, { slots: units.map((u) => ({ alternatives: [u] })) });
     if (!aligned.ok) { console.log(`${it.id}: forced alignment failed (${aligned.reason}), skipped`); continue; }
-    const ends = aligned.units.filter((u) => u.slot >= 0).map((u) => u.endFrame * 10);
-    const r = await feed(host, it.lang, units, pcm);
-    const mine = r.reported.map((t, i) => t - ends[i]);
-    lags.push(...mine);
-    if (r.final === units.length) reachedEnd++;
-    const s = [...mine].sort((a, b) => a - b);
-    console.log(`${it.id} ${it.lang} ${(pcm.length / 16000).toFixed(1)} s, ${units.length} units${missing.length ? ` (${missing.length} not in dictionary)` : ''}: final ${r.final}/${units.length}, lag median ${quantile(s, 0.5).toFixed(0)} ms, max ${s[s.length - 1].toFixed(0)} ms`);
+    prepared.push({ it, units, missing, pcm, ends: aligned.units.filter((u) => u.slot >= 0).map((u) => u.endFrame * 10) });
+  }
+  for (let g = 0; g < prepared.length; g += parallel) {
+    const group = prepared.slice(g, g + parallel);
+    const results = await Promise.all(group.map((p) => feed(host, p.it.lang, p.units, p.pcm)));
+    group.forEach(({ it, units, missing, pcm, ends }, k) => {
+      const r = results[k];
+      const mine = r.reported.map((t, i) => t - ends[i]);
+      lags.push(...mine);
+      if (r.final === units.length) reachedEnd++;
+      const s = [...mine].sort((a, b) => a - b);
+      console.log(`${it.id} ${it.lang} ${(pcm.length / 16000).toFixed(1)} s, ${units.length} units${missing.length ? ` (${missing.length} not in dictionary)` : ''}: final ${r.final}/${units.length}, lag median ${quantile(s, 0.5).toFixed(0)} ms, max ${s[s.length - 1].toFixed(0)} ms`);
+    });
   }
   await host.close();
   engine.close();
   lags.sort((a, b) => a - b);
-  console.log(`units ${lags.length}: lag median ${quantile(lags, 0.5).toFixed(0)} ms, p95 ${quantile(lags, 0.95).toFixed(0)} ms, p5 ${quantile(lags, 0.05).toFixed(0)} ms; reached the end ${reachedEnd}/${list.length}`);
-  console.log(JSON.stringify({ lag_median_ms: Math.round(quantile(lags, 0.5)), lag_p95_ms: Math.round(quantile(lags, 0.95)), reached_end: reachedEnd / list.length, units: lags.length }));
+  console.log(`${parallel} session(s) at a time; units ${lags.length}: lag median ${quantile(lags, 0.5).toFixed(0)} ms, p95 ${quantile(lags, 0.95).toFixed(0)} ms, p5 ${quantile(lags, 0.05).toFixed(0)} ms; reached the end ${reachedEnd}/${prepared.length}`);
+  console.log(JSON.stringify({ lag_median_ms: Math.round(quantile(lags, 0.5)), lag_p95_ms: Math.round(quantile(lags, 0.95)), reached_end: reachedEnd / prepared.length, units: lags.length, parallel }));
 }
 
 await main();

@@ -3,9 +3,10 @@
  *
  * Why separate threads from the alignment pool: a session's decoder holds the search state of an
  * utterance for as long as the session lasts, while the pool hands each task to whichever thread
- * is free. A few dedicated threads (default 1; the grammar search costs about 1-3% of real time
- * per session, so one thread carries dozens of concurrent readers) each own their sessions'
- * decoders. Sessions go to the thread with the fewest open sessions. Every decode happens in a
+ * is free. A few dedicated threads (default 1) each own their sessions' decoders. The grammar
+ * search costs about 1.7% (Mandarin) and 5% (English) of one core per session, measured as CPU
+ * time, so one thread on an otherwise idle core carries roughly 50 Mandarin or 15 English
+ * readers; on a loaded machine fewer. Sessions go to the thread with the fewest open sessions. Every decode happens in a
  * worker, so the event loop only passes messages.
  */
 import { Worker } from 'node:worker_threads';
@@ -17,6 +18,12 @@ export interface ProgressHostOptions {
   /** Worker threads for sessions (default 1). */
   threads?: number;
   langs?: AcousticLang[];
+  /**
+   * Decoders loaded per language and thread at start (default 2). More sessions at once are
+   * served by decoders loaded on demand, which delays that thread's other sessions by about
+   * 0.1 s of CPU each, so size this to the expected concurrent sessions per thread.
+   */
+  decodersPerLang?: number;
 }
 
 /** A request before the thread numbers it (Omit distributed over the union). */
@@ -137,7 +144,7 @@ export class ProgressHost {
 
   /** Starts the threads and waits until each has loaded a decoder per language. */
   static async start(opts: ProgressHostOptions): Promise<ProgressHost> {
-    const workerData: ProgressWorkerData = { modelsDir: opts.modelsDir, langs: opts.langs ?? ['zh', 'en'] };
+    const workerData: ProgressWorkerData = { modelsDir: opts.modelsDir, langs: opts.langs ?? ['zh', 'en'], decodersPerLang: opts.decodersPerLang ?? 2 };
     const threads = Array.from({ length: Math.max(1, opts.threads ?? 1) }, () => new ProgressThread(startWorker(workerData)));
     try {
       await Promise.all(threads.map((t) => t.ready()));

@@ -8,6 +8,8 @@ import type { AcousticLang, AlignUnit, ProgressUpdate } from './types.js';
 export interface ProgressWorkerData {
   modelsDir: string;
   langs: AcousticLang[];
+  /** Decoders loaded per language when the thread starts. */
+  decodersPerLang: number;
 }
 
 export type ProgressRequest =

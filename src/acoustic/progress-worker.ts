@@ -3,9 +3,10 @@
  *
  * A session keeps one decoder for its whole life (the utterance's search state lives in it), so
  * sessions cannot run in the stateless alignment pool, where consecutive tasks may land on any
- * thread. Each progress thread keeps, per language, a free list of decoders: one is loaded at
+ * thread. Each progress thread keeps, per language, a free list of decoders: a few are loaded at
  * start-up (before the thread reports ready), more are loaded when more sessions are open at
- * once, and a finished session's decoder goes back to the list for the next session.
+ * once (about 0.1 s of CPU each, during which the thread's other sessions wait), and a finished
+ * session's decoder goes back to the list for the next session.
  * Messages are handled one at a time, in order, so a decoder is never used by two sessions.
  */
 import { parentPort, workerData } from 'node:worker_threads';
@@ -68,7 +69,7 @@ function handle(msg: ProgressRequest): ProgressReply | null {
   }
 }
 
-for (const lang of data.langs) free.set(lang, [newTracker(lang)]);
+for (const lang of data.langs) free.set(lang, Array.from({ length: Math.max(1, data.decodersPerLang) }, () => newTracker(lang)));
 const port = parentPort;
 if (!port) throw new Error('progress-worker must run in a worker thread');
 port.on('message', (msg: ProgressRequest) => {
