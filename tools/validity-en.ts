@@ -296,10 +296,10 @@ async function phrasing(): Promise<void> {
 }
 
 const t0 = Date.now();
-await so762();
-await native();
-await nonNative();
-await phrasing();
+// `--only so762|native|nonnative|phrasing` runs one part (for development).
+const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : null;
+const parts: Record<string, () => Promise<void>> = { so762, native, nonnative: nonNative, phrasing };
+for (const [name, run] of Object.entries(parts)) if (only === null || only === name) await run();
 await backend.close();
 figures.seconds = Math.round((Date.now() - t0) / 1000);
 console.log(JSON.stringify(figures));

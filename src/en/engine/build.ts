@@ -30,7 +30,8 @@ export interface BuildInput {
 
 export function buildAssessment(input: BuildInput): EnglishAssessment {
   const { config, plan, evidence, scored } = input;
-  const words = evidence.words.map((w, i) => buildWord(w, scored.words[i], input.loop, config.slack));
+  const threshold = wordThreshold(evidence);
+  const words = evidence.words.map((w, i) => buildWord(w, scored.words[i], input.loop, config.slack, threshold));
   const readShare = words.filter((w) => w.readStatus !== 'skipped').length / Math.max(1, words.length);
   const prosody = judgeProsody(plan, scored);
   const u = scored.utterance;
@@ -70,11 +71,11 @@ export function buildAssessment(input: BuildInput): EnglishAssessment {
   };
 }
 
-function buildWord(w: WordEvidence, s: WordScores, loop: readonly PhoneSegment[], slack: number): WordAssessment {
+function buildWord(w: WordEvidence, s: WordScores, loop: readonly PhoneSegment[], slack: number, threshold: number): WordAssessment {
   const word = w.entry.word;
   const phones: PhoneAssessment[] = judgePhones(w, s.phones, loop, slack);
   const meanGop = w.phones.reduce((a, p) => a + p.gop, 0) / Math.max(1, w.phones.length);
-  const cap = gopAcceptability(meanGop, WORD_GOP_THRESHOLD, slack);
+  const cap = gopAcceptability(meanGop, threshold, slack);
   const accuracy = w.status === 'omitted' ? 0 : Math.min(fromExpert(s.accuracy, EXPERT_FULL.word), cap);
   const overall = w.status === 'omitted' ? 0 : Math.min(fromExpert(s.total, EXPERT_FULL.word), cap);
   const blocks = alignPhonics(word.spoken.join(''), w.pron.phones);
@@ -106,6 +107,21 @@ function buildWord(w: WordEvidence, s: WordScores, loop: readonly PhoneSegment[]
     pronunciation: toArpabet(w.pron),
     pronunciationSource: w.pron.source,
   };
+}
+
+/**
+ * The word GOP threshold of this recording: WORD_GOP_THRESHOLD, lowered by up to one nat when
+ * the recording's median word GOP is low for reasons that touch every word alike (telephone
+ * band, noise, an unusual voice), so that a word is judged against the reader's own level as
+ * well as the absolute one. It never drops below −5: a reader whose every word is poor is not
+ * excused by it.
+ */
+export function wordThreshold(ev: ReadingEvidence): number {
+  const means = ev.words.filter((w) => w.status === 'read').map((w) => w.phones.reduce((a, p) => a + p.gop, 0) / Math.max(1, w.phones.length));
+  if (means.length < 3) return WORD_GOP_THRESHOLD;
+  means.sort((a, b) => a - b);
+  const median = means[Math.floor(means.length / 2)];
+  return Math.max(WORD_GOP_THRESHOLD - 1, Math.min(WORD_GOP_THRESHOLD, median - 2.5));
 }
 
 function buildSentences(plan: ReadingPlan, words: WordAssessment[], ok: boolean): SentenceAssessment[] {

@@ -14,8 +14,8 @@ import { loadEnglishLexicon, type EnglishLexicon } from '../lexicon/index.js';
 import { loadEnglishScoringModel, type EnglishScoringModel } from '../scoring-model/model.js';
 import { assessConnectedSpeech, type ConnectedResult } from '../connected/assess.js';
 import { buildAssessment } from './build.js';
-import { readEvidence, type ReadingEvidence } from './evidence.js';
-import { planReading, type ReadingPlan } from './plan.js';
+import { readEvidence, rescueSkipped, type ReadingEvidence } from './evidence.js';
+import { grammarOf, planReading, type ReadingPlan } from './plan.js';
 import { scoreReading } from './score.js';
 import { measureSignal, type SignalFrames } from './signal.js';
 import type { EnglishAssessment } from './types.js';
@@ -57,7 +57,12 @@ export function createEnglishEngine(deps: EnglishEngineDeps): EnglishEngine {
     }
     const plan = planReading(await getLexicon(), config.referenceText, kind, config.language);
     const result = await deps.backend.align('en', audio.pcm, plan.grammar, { phones: true, gop: true });
-    return { plan, evidence: readEvidence(plan, result), signal: measureSignal(audio.pcm) };
+    let evidence = readEvidence(plan, result);
+    if (evidence.ok && evidence.words.some((w) => w.status === 'omitted')) {
+      const required = await deps.backend.align('en', audio.pcm, grammarOf(plan.entries, false), { phones: true, gop: true });
+      evidence = rescueSkipped(plan, evidence, required);
+    }
+    return { plan, evidence, signal: measureSignal(audio.pcm) };
   }
 
   const engine: EnglishEngine = {

@@ -52,7 +52,7 @@ export function readEvidence(plan: ReadingPlan, result: AlignResult): ReadingEvi
   const bySlot = new Map<number, UnitSegment>();
   for (const u of units) bySlot.set(u.slot, u);
   const words = plan.entries.map((entry, i) => wordEvidence(entry, i, bySlot.get(i)));
-  fillPauses(words, result.ok ? result.units : []);
+  fillPauses(words);
   const read = words.filter((w) => w.status === 'read');
   return {
     ok: result.ok,
@@ -62,6 +62,32 @@ export function readEvidence(plan: ReadingPlan, result: AlignResult): ReadingEvi
     speechStart: read.length ? read[0].startFrame : 0,
     speechEnd: read.length ? read[read.length - 1].endFrame : 0,
   };
+}
+
+/** Mean GOP (nats per frame) from which a word the first pass skipped counts as read after all. */
+export const RESCUE_GOP = -3;
+
+/**
+ * Second look at skipped words. The optional-slot pass sometimes skips words that were said:
+ * short function words, or a run of words after one that does not match (the search loses the
+ * thread). `required` is the alignment of the same text with every slot required; a word
+ * skipped by the first pass is taken from it when it is clearly good there (mean GOP at least
+ * RESCUE_GOP). A word that really was not said is squeezed into a few frames of other speech
+ * by the required pass and stays skipped.
+ */
+export function rescueSkipped(plan: ReadingPlan, first: ReadingEvidence, required: AlignResult): ReadingEvidence {
+  if (!required.ok || !first.ok) return first;
+  const second = readEvidence(plan, required);
+  const words = first.words.map((w, i) => {
+    const alt = second.words[i];
+    if (w.status === 'read' || alt.status !== 'read') return w;
+    const gop = alt.phones.reduce((a, p) => a + p.gop, 0) / Math.max(1, alt.phones.length);
+    return gop >= RESCUE_GOP ? alt : w;
+  });
+  if (words.every((w, i) => w === first.words[i])) return first;
+  fillPauses(words);
+  const read = words.filter((w) => w.status === 'read');
+  return { ...first, words, speechStart: read[0]?.startFrame ?? 0, speechEnd: read[read.length - 1]?.endFrame ?? 0 };
 }
 
 function wordEvidence(entry: WordEntry, index: number, unit: UnitSegment | undefined): WordEvidence {
@@ -95,17 +121,9 @@ function skippedPhones(pron: Pronunciation): PhoneEvidence[] {
   }));
 }
 
-/** Pause after a read word: frames of non-word units up to the next read word. */
-function fillPauses(words: WordEvidence[], units: readonly UnitSegment[]): void {
+/** Pause after a read word: the frames up to the next read word's start (silence and fillers). */
+function fillPauses(words: WordEvidence[]): void {
   const read = words.filter((w) => w.status === 'read');
-  for (let k = 0; k + 1 < read.length; k++) {
-    const from = read[k].endFrame;
-    const to = read[k + 1].startFrame;
-    let gap = 0;
-    for (const u of units) {
-      if (u.slot >= 0 || u.endFrame <= from || u.startFrame >= to) continue;
-      gap += Math.min(u.endFrame, to) - Math.max(u.startFrame, from);
-    }
-    read[k].pauseAfter = Math.max(gap, to - from > 0 ? to - from : 0);
-  }
+  for (const w of words) w.pauseAfter = 0;
+  for (let k = 0; k + 1 < read.length; k++) read[k].pauseAfter = Math.max(0, read[k + 1].startFrame - read[k].endFrame);
 }

@@ -5,8 +5,12 @@
  * trailing silence excluded), and articulation rate in phones per second of phonation.
  * Pauses: silent gaps between read words of at least PAUSE_MS (Goldman-Eisler 1968 and most
  * L2 fluency work count silences from 200-250 ms; Kormos & Dénes 2004). Phrasing judges each
- * word boundary: where the text has punctuation a break is expected, inside a clause a long
- * pause is a hesitation (Cucchiarini et al. 2002 on pause placement and rated fluency).
+ * word boundary (Cucchiarini et al. 2002 on pause placement and rated fluency): at punctuation a
+ * break is expected; at a phrase boundary without punctuation a break is allowed but not
+ * required; inside a phrase a pause is a fault. Phrase boundaries of unpunctuated text are
+ * predicted by the "chinks 'n chunks" rule (Liberman & Church 1992; Taylor & Black 1998): a
+ * break may fall where a content word is followed by a function word (preposition, conjunction,
+ * auxiliary, pronoun, article), which opens the next phrase.
  */
 import type { ReadingEvidence } from './evidence.js';
 
@@ -16,12 +20,28 @@ export const PAUSE_MS = 250;
 export const HESITATION_MS = 500;
 /** A sentence or clause boundary read with less than this is run through, ms. */
 export const MIN_BREAK_MS = 120;
+/** Longest pause still acceptable at an unpunctuated phrase boundary, ms. */
+export const MAX_PHRASE_BREAK_MS = 1200;
+
+/** Words that open a phrase besides those with weak forms (prepositions, conjunctions, wh-words). */
+const PHRASE_OPENERS = new Set([
+  'in', 'on', 'with', 'by', 'about', 'after', 'before', 'because', 'when', 'while', 'since', 'until', 'if', 'so',
+  'then', 'which', 'who', 'whom', 'whose', 'where', 'why', 'how', 'what', 'though', 'although', 'unless', 'into',
+  'onto', 'over', 'under', 'through', 'during', 'without', 'near', 'like', 'they', 'it', 'this', 'these', 'those',
+  'my', 'our', 'their', 'its', 'not', 'very', 'once', 'now',
+]);
+
+function opensPhrase(word: string, functionWord: boolean): boolean {
+  return functionWord || PHRASE_OPENERS.has(word.toLowerCase());
+}
 
 export interface BoundaryPhrasing {
   /** Index of the word before the boundary. */
   afterWord: number;
   /** The text has punctuation here (a break is expected). */
   expectBreak: boolean;
+  /** An unpunctuated phrase boundary (a break is allowed). */
+  phraseBoundary: boolean;
   /** Sentence end (stronger break) as against a clause boundary. */
   sentenceEnd: boolean;
   pauseMs: number;
@@ -66,9 +86,16 @@ export function measureFluency(ev: ReadingEvidence): FluencyMeasures {
       pauseCount++;
       pauseFrames += pauseMs / 10;
     }
-    if (!expectBreak && pauseMs >= HESITATION_MS) hesitations++;
-    const appropriate = expectBreak ? pauseMs >= MIN_BREAK_MS : pauseMs < HESITATION_MS;
-    boundaries.push({ afterWord: w.index, expectBreak, sentenceEnd, pauseMs, appropriate });
+    const next = read[k + 1];
+    const phraseBoundary =
+      !expectBreak && !w.entry.functionWord && opensPhrase(next.entry.word.spoken[0] ?? '', next.entry.functionWord);
+    if (!expectBreak && !phraseBoundary && pauseMs >= HESITATION_MS) hesitations++;
+    const appropriate = expectBreak
+      ? pauseMs >= MIN_BREAK_MS
+      : phraseBoundary
+        ? pauseMs < MAX_PHRASE_BREAK_MS
+        : pauseMs < PAUSE_MS;
+    boundaries.push({ afterWord: w.index, expectBreak, phraseBoundary, sentenceEnd, pauseMs, appropriate });
   }
   return {
     wordsRead: read.length,
