@@ -87,7 +87,7 @@ export function wavLengthAt(voice, offset) {
 
 /**
  * One row per single-syllable clip, in symbol-code order (alphabetical pinyin, tones in
- * order). Clips that speak several syllables (n > 1) are words and are left out.
+ * order). Clips that speak several syllables (n > 1, or one symbol naming a word) are left out.
  * @param {ReturnType<typeof parseVoiceIndex>} index
  * @param {string[]} symbols
  * @param {Uint8Array} [voice] when given, each clip must be a whole WAV file at its offset
@@ -98,6 +98,8 @@ export function syllableRows(index, symbols, voice) {
     if (e.codes.length !== 1) continue;
     const code = e.codes[0];
     const pinyin = symbols[code];
+    // A few symbols name a whole word (shen2me5): not a syllable clip, so not a row.
+    if (pinyin && /^(?:[a-z]+[1-6]){2,}$/.test(pinyin)) continue;
     if (!pinyin || !/^[a-z]+[1-6]$/.test(pinyin)) {
       throw new Error(`symbol code ${code} is ${pinyin ? `"${pinyin}"` : 'missing'} in the symbol table, not toned pinyin`);
     }

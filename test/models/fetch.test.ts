@@ -1,0 +1,140 @@
+/**
+ * Runs scripts/fetch-models.sh offline: `--from` the shared models folder (a local copy of the
+ * upstream files) into a temporary target, with a stand-in for Ekho's symbol table (see
+ * symbols.ts). The download itself needs the network and is not exercised here.
+ */
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { missingModelFiles, resolveModels } from '../../src/models.js';
+import { REPO_ROOT, tempDir } from '../helpers/app.js';
+import { SHARED_MODELS_DIR, writeStandInSymbolTable } from './symbols.js';
+
+const SCRIPT = path.join(REPO_ROOT, 'scripts', 'fetch-models.sh');
+// Each run copies about 8 MB, so every temporary folder is removed at the end.
+const made: string[] = [];
+function scratch(prefix: string): string {
+  const dir = tempDir(prefix);
+  made.push(dir);
+  return dir;
+}
+after(() => {
+  for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
+});
+const work = scratch('kouyu-models-');
+const symbols = path.join(work, 'symbol_array.cpp');
+writeStandInSymbolTable(symbols);
+
+/** The upstream files the script fetches (everything but the SOURCE.md files and the derived table). */
+const UPSTREAM_FILES = [
+  'pocketsphinx-zh/tdt_sc_8k/feat.params',
+  'pocketsphinx-zh/tdt_sc_8k/mdef',
+  'pocketsphinx-zh/tdt_sc_8k/means',
+  'pocketsphinx-zh/tdt_sc_8k/noisedict',
+  'pocketsphinx-zh/tdt_sc_8k/sendump',
+  'pocketsphinx-zh/tdt_sc_8k/transition_matrices',
+  'pocketsphinx-zh/tdt_sc_8k/variances',
+  'pocketsphinx-zh/mandarin_notone.dic',
+  'pocketsphinx-zh/gigatdt.5000.DMP',
+  'pocketsphinx-zh/COPYING',
+  'ekho-mandarin/pinyin.voice',
+  'ekho-mandarin/pinyin.index',
+  'ekho-mandarin/README.voice',
+  'ekho-mandarin/COPYING',
+];
+
+function run(args: string[]) {
+  const env = { ...process.env };
+  delete env.KOUYU_MODELS_DIR;
+  const r = spawnSync('bash', [SCRIPT, ...args], { cwd: REPO_ROOT, env, encoding: 'utf8' });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** A local copy of the shared folder made of symlinks, with one file replaced by a real copy. */
+function copyWithFlippedByte(relative: string, at: number): string {
+  const dir = scratch('kouyu-models-copy-');
+  for (const rel of UPSTREAM_FILES) {
+    fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    fs.symlinkSync(path.join(SHARED_MODELS_DIR, rel), path.join(dir, rel));
+  }
+  const bytes = fs.readFileSync(path.join(SHARED_MODELS_DIR, relative));
+  bytes[at] ^= 0xff;
+  fs.rmSync(path.join(dir, relative));
+  fs.writeFileSync(path.join(dir, relative), bytes);
+  return dir;
+}
+
+const target = path.join(work, 'models');
+const first = run(['--from', SHARED_MODELS_DIR, '--symbols', symbols, target]);
+
+test('fetches every file, verified, into the layout src/models.ts expects', () => {
+  assert.equal(first.status, 0, first.stderr);
+  for (const rel of UPSTREAM_FILES) {
+    assert.ok(fs.readFileSync(path.join(target, rel)).equals(fs.readFileSync(path.join(SHARED_MODELS_DIR, rel))), rel);
+  }
+  assert.deepEqual(missingModelFiles(resolveModels(target)), []);
+  assert.match(first.stdout, /17 fetched, 0 already verified/);
+  assert.match(first.stdout, /English model (present|missing)/);
+});
+
+test('syllables.tsv is derived and equals the shared one byte for byte', () => {
+  const derived = fs.readFileSync(path.join(target, 'ekho-mandarin', 'syllables.tsv'));
+  assert.ok(derived.equals(fs.readFileSync(path.join(SHARED_MODELS_DIR, 'ekho-mandarin', 'syllables.tsv'))));
+});
+
+test('each folder gets its own SOURCE.md naming the upstream commit', () => {
+  const ps = fs.readFileSync(path.join(target, 'pocketsphinx-zh', 'SOURCE.md'), 'utf8');
+  const ekho = fs.readFileSync(path.join(target, 'ekho-mandarin', 'SOURCE.md'), 'utf8');
+  assert.match(ps, /github\.com\/cmusphinx\/pocketsphinx at commit 9e3a5ea6444eae9c0bae96ffa0a1fecadc181f1e/);
+  assert.match(ekho, /github\.com\/hgneng\/ekho at commit 1dbca73bff5276abd0fb5c8eccbe1609f6849f6c/);
+  assert.match(ekho, /COPYING/);
+});
+
+test('a second run skips everything and touches nothing', () => {
+  const mtimes = () => UPSTREAM_FILES.map((rel) => fs.statSync(path.join(target, rel)).mtimeMs);
+  const before = mtimes();
+  const again = run(['--from', SHARED_MODELS_DIR, '--symbols', symbols, target]);
+  assert.equal(again.status, 0, again.stderr);
+  assert.match(again.stdout, /0 fetched, 17 already verified/);
+  assert.deepEqual(mtimes(), before);
+});
+
+test('a corrupted upstream file is refused with a clear message and nothing is left behind', () => {
+  const from = copyWithFlippedByte('ekho-mandarin/pinyin.index', 100);
+  const dest = path.join(scratch('kouyu-models-bad-'), 'models');
+  const r = run(['--from', from, '--symbols', symbols, dest]);
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /sha256 mismatch for ekho-mandarin\/pinyin\.index .*expected 89e3c314.*file refused/);
+  assert.equal(fs.existsSync(path.join(dest, 'ekho-mandarin', 'pinyin.index')), false);
+  assert.equal(fs.existsSync(path.join(dest, 'ekho-mandarin', 'pinyin.index.part')), false);
+});
+
+test('a damaged file already in the target is fetched again', () => {
+  const dest = path.join(scratch('kouyu-models-fix-'), 'models');
+  fs.cpSync(target, dest, { recursive: true });
+  const dic = path.join(dest, 'pocketsphinx-zh', 'mandarin_notone.dic');
+  fs.appendFileSync(dic, 'x');
+  const r = run(['--from', SHARED_MODELS_DIR, '--symbols', symbols, dest]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /mandarin_notone\.dic: present but its sha256 differs; fetching again/);
+  assert.match(r.stdout, /1 fetched, 16 already verified/);
+});
+
+test('a symbol table that names the clips wrongly is refused', () => {
+  const wrong = path.join(work, 'wrong_symbols.cpp');
+  writeStandInSymbolTable(wrong, (name) => (name === 'ma3' ? 'ma4' : name === 'ma4' ? 'ma3' : name));
+  const dest = path.join(scratch('kouyu-models-sym-'), 'models');
+  fs.cpSync(target, dest, { recursive: true });
+  fs.rmSync(path.join(dest, 'ekho-mandarin', 'syllables.tsv'));
+  const r = run(['--from', SHARED_MODELS_DIR, '--symbols', wrong, dest]);
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /derived syllables\.tsv has sha256 \w+, expected 5caf744f.*file refused/);
+  assert.equal(fs.existsSync(path.join(dest, 'ekho-mandarin', 'syllables.tsv')), false);
+});
+
+test('usage errors are reported', () => {
+  assert.match(run(['--bogus']).stderr, /unknown option --bogus/);
+  assert.match(run(['--from', path.join(work, 'nowhere'), target]).stderr, /is not a directory/);
+});
