@@ -71,9 +71,18 @@ test('the same input gives the same report; different records read differently',
   assert.ok(texts.size >= 2, `phrasing varies across records (${[...texts].join(' | ')})`);
 });
 
-test('comments name skipped words of the altered references', async () => {
-  assert.match((await write(r.zhSkip.a, r.zhSkip.config)).dimensions.integrity, /「中国」/);
-  assert.match((await write(r.enSkip.a, r.enSkip.config)).dimensions.integrity, /“at all”|“at”|“all”/);
+/** Units the engine marked skipped (the altered references add words that were never read). */
+const skippedOf = (a: Assessment) => a.units.filter((u) => u.charType === 0 && u.readStatus === 'skipped');
+
+test('comments name the skipped words of the altered references', async () => {
+  const zhSkipped = skippedOf(r.zhSkip.a);
+  assert.ok(zhSkipped.length > 0 && zhSkipped.every((u) => '中国'.includes(u.text)), 'the engine skips the added, unread 中国');
+  const zhIntegrity = (await write(r.zhSkip.a, r.zhSkip.config)).dimensions.integrity;
+  for (const u of zhSkipped) assert.match(zhIntegrity, new RegExp(`「[^」]*${u.text}[^」]*」`), zhIntegrity);
+  const enSkipped = skippedOf(r.enSkip.a);
+  assert.ok(enSkipped.length > 0, 'the engine skips the added, unread words');
+  const enIntegrity = (await write(r.enSkip.a, r.enSkip.config)).dimensions.integrity;
+  for (const u of enSkipped) assert.match(enIntegrity, new RegExp(`“[^”]*${u.text}[^”]*”`), enIntegrity);
 });
 
 test('a syllable heard in place of a skipped character is named as a replacement', async () => {
@@ -96,8 +105,11 @@ test('a mistoned character is named in its word with the tone heard and expected
 });
 
 test('numerals of the reference are named by pinyin, never quoted', async () => {
+  const skipped = skippedOf(r.zhNumerals.a);
+  assert.ok(skipped.length > 0, 'the engine skips part of the added, unread 五十');
   const rep = await write(r.zhNumerals.a, r.zhNumerals.config);
-  assert.match(rep.dimensions.integrity, /读作 wǔ shí/);
+  for (const u of skipped) assert.ok(rep.dimensions.integrity.includes(String(u.extra.symbolpinyin)), `${u.text}: ${rep.dimensions.integrity}`);
+  assert.match(rep.dimensions.integrity, /读作 /);
   for (const t of bodyTexts(rep)) assert.equal(containsNumber(t), false, t);
 });
 
@@ -109,8 +121,13 @@ test('no report body shows a number, over many generated reports', async () => {
     for (let k = 0; k < 6; k++) {
       for (const how of ['tone', 'misread', 'skip', 'slow'] as const) {
         for (const [i, slots] of slotSets.entries()) {
-          const rep = await write(mutate(a, k, how), withFields(c, { gradeBand: ((k + i) % 4) + 1 as 1 | 2 | 3 | 4, reportSlots: slots }));
+          const m = mutate(a, k, how);
+          const cfg = withFields(c, { gradeBand: ((k + i) % 4) + 1 as 1 | 2 | 3 | 4, reportSlots: slots });
+          const rep = await write(m, cfg);
           for (const t of bodyTexts(rep)) assert.equal(containsNumber(t), false, `${key}/${how}/${k}: ${t}`);
+          // The template itself must be clean: the last guard should have had nothing to drop.
+          const raw = composeTemplate(buildEvidence(m, cfg), voiceFromSlots(cfg.reportSlots, cfg.language));
+          for (const t of [raw.summary, ...Object.values(raw.dimensions), ...Object.values(raw.dimensionSuggestions).flat()]) assert.equal(containsNumber(t), false, `template ${key}/${how}/${k}: ${t}`);
           n++;
         }
       }

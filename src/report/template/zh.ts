@@ -3,6 +3,7 @@
  * teacher. Each finding is turned into a clause that names the place (「银行」的「行」), what
  * was heard and what was expected; levels are said in words, never as scores.
  */
+import { quotable } from '../numbers.js';
 import { ipaOf } from '../refs.js';
 import { cleanSlotText } from '../slots.js';
 import type { DimensionKey, Finding, Level } from '../types.js';
@@ -142,12 +143,16 @@ function suggestionsFor(d: DimensionKey, fs: Finding[], s: Say): Suggestion[] {
   add(ofKind(fs, 'inserted')[0], '眼睛看到哪个字就读哪个字，照着原文读，不添字');
   for (const f of ofKind(fs, 'misread').slice(0, 2)) {
     const r = f.refs[0];
-    add(f, `把${nameChar(r)}单独拿出来，对照拼音 ${r.expected ?? ''} 多读几遍，再放回${r.word && nameChar(r).includes('的') ? `「${r.word}」` : '句子'}里读`);
+    add(f, `把${nameChar(r)}单独拿出来，对照拼音 ${r.expected ?? ''} 多读几遍，再放回${r.word && nameChar(r).includes('的') && quotable(r.word) ? `「${r.word}」` : '句子'}里读`);
   }
   const tones = ofKind(fs, 'tone');
   for (const t of [...new Set(tones.map((f) => f.tone!.expected))].slice(0, 2)) {
     const group = tones.filter((f) => f.tone!.expected === t);
     add(group[0], `注意${listZh(group.map((f) => nameChar(f.refs[0])))}要读${toneName(t)}：${TONE_TIPS[t]}`);
+  }
+  for (const f of ofKind(fs, 'phone').slice(0, 2)) {
+    const want = ipaOf(f.phone!.expected);
+    add(f, want ? `把${nameChar(f.refs[0])}里的 ${want} 音单独练几遍，再放回句子里读` : `跟着示范把${nameChar(f.refs[0])}多读几遍`);
   }
   const unclear = ofKind(fs, 'unclear');
   add(unclear[0], `把${listZh(unclear.map((f) => nameChar(f.refs[0])))}的声母、韵母读完整，口型做到位`);
