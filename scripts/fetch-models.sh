@@ -3,7 +3,7 @@
 # commits, verifies every file against a pinned sha256, derives ekho-mandarin/syllables.tsv from
 # Ekho's binary index and writes a SOURCE.md per folder. Needs only curl, sha256sum and node.
 #
-#   scripts/fetch-models.sh [--from DIR] [--symbols FILE] [TARGET]
+#   scripts/fetch-models.sh [--from DIR | --mirror URL] [--symbols FILE] [TARGET]
 #
 #   TARGET          models folder to fill (default: $KOUYU_MODELS_DIR, else ./models)
 #   --from DIR      take the upstream files from a local copy laid out like a models folder
@@ -11,6 +11,8 @@
 #                   they are verified exactly like downloads
 #   --symbols FILE  Ekho's src/symbol_array.cpp from a local copy (otherwise taken from
 #                   DIR/ekho-mandarin/symbol_array.cpp with --from, else downloaded)
+#   --mirror URL    base of the raw-file addresses, laid out OWNER/REPO/COMMIT/PATH
+#                   (default https://raw.githubusercontent.com)
 #
 # Safe to run again: files already present and verified are skipped. A file whose sha256 does
 # not match is refused (the run stops, nothing half-written is left behind). The English model
@@ -54,10 +56,12 @@ die() { printf '[models] error: %s\n' "$*" >&2; exit 1; }
 from=""
 symbols=""
 target=""
+mirror=https://raw.githubusercontent.com
 while [ $# -gt 0 ]; do
   case "$1" in
     --from) [ $# -ge 2 ] || die "--from needs a directory"; from=$2; shift 2 ;;
     --symbols) [ $# -ge 2 ] || die "--symbols needs a file"; symbols=$2; shift 2 ;;
+    --mirror) [ $# -ge 2 ] || die "--mirror needs a URL"; mirror=${2%/}; shift 2 ;;
     -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) die "unknown option $1 (see --help)" ;;
     *) [ -z "$target" ] || die "only one target folder, got '$target' and '$1'"; target=$1; shift ;;
@@ -73,8 +77,8 @@ done
 
 raw_url() { # repository key, path upstream
   case "$1" in
-    ps) printf 'https://raw.githubusercontent.com/%s/%s/%s' "$PS_REPO" "$PS_COMMIT" "$2" ;;
-    ekho) printf 'https://raw.githubusercontent.com/%s/%s/%s' "$EKHO_REPO" "$EKHO_COMMIT" "$2" ;;
+    ps) printf '%s/%s/%s/%s' "$mirror" "$PS_REPO" "$PS_COMMIT" "$2" ;;
+    ekho) printf '%s/%s/%s/%s' "$mirror" "$EKHO_REPO" "$EKHO_COMMIT" "$2" ;;
   esac
 }
 

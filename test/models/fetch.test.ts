@@ -5,8 +5,10 @@
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { missingModelFiles, resolveModels } from '../../src/models.js';
 import { REPO_ROOT, tempDir } from '../helpers/app.js';
@@ -137,4 +139,80 @@ test('a symbol table that names the clips wrongly is refused', () => {
 test('usage errors are reported', () => {
   assert.match(run(['--bogus']).stderr, /unknown option --bogus/);
   assert.match(run(['--from', path.join(work, 'nowhere'), target]).stderr, /is not a directory/);
+});
+
+/** Upstream addresses, written out here independently of the script's manifest. */
+const PS = 'cmusphinx/pocketsphinx/9e3a5ea6444eae9c0bae96ffa0a1fecadc181f1e';
+const EKHO = 'hgneng/ekho/1dbca73bff5276abd0fb5c8eccbe1609f6849f6c';
+const UPSTREAM_PATHS: Record<string, string> = {
+  'pocketsphinx-zh/tdt_sc_8k/feat.params': `${PS}/model/hmm/zh/tdt_sc_8k/feat.params`,
+  'pocketsphinx-zh/tdt_sc_8k/mdef': `${PS}/model/hmm/zh/tdt_sc_8k/mdef`,
+  'pocketsphinx-zh/tdt_sc_8k/means': `${PS}/model/hmm/zh/tdt_sc_8k/means`,
+  'pocketsphinx-zh/tdt_sc_8k/noisedict': `${PS}/model/hmm/zh/tdt_sc_8k/noisedict`,
+  'pocketsphinx-zh/tdt_sc_8k/sendump': `${PS}/model/hmm/zh/tdt_sc_8k/sendump`,
+  'pocketsphinx-zh/tdt_sc_8k/transition_matrices': `${PS}/model/hmm/zh/tdt_sc_8k/transition_matrices`,
+  'pocketsphinx-zh/tdt_sc_8k/variances': `${PS}/model/hmm/zh/tdt_sc_8k/variances`,
+  'pocketsphinx-zh/mandarin_notone.dic': `${PS}/model/lm/zh_CN/mandarin_notone.dic`,
+  'pocketsphinx-zh/gigatdt.5000.DMP': `${PS}/model/lm/zh_CN/gigatdt.5000.DMP`,
+  'pocketsphinx-zh/COPYING': `${PS}/COPYING`,
+  'ekho-mandarin/pinyin.voice': `${EKHO}/ekho-data/pinyin.voice`,
+  'ekho-mandarin/pinyin.index': `${EKHO}/ekho-data/pinyin.index`,
+  'ekho-mandarin/README.voice': `${EKHO}/ekho-data/README.voice`,
+  'ekho-mandarin/COPYING': `${EKHO}/COPYING`,
+};
+
+/** Serves a folder over HTTP the way raw.githubusercontent.com does (OWNER/REPO/COMMIT/PATH). */
+async function serveMirror(root: string) {
+  const requested: string[] = [];
+  const server = http.createServer((req, res) => {
+    const rel = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname).slice(1);
+    requested.push(rel);
+    const file = path.join(root, rel);
+    if (!rel.includes('..') && fs.existsSync(file) && fs.statSync(file).isFile()) {
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      fs.createReadStream(file).pipe(res);
+    } else {
+      res.writeHead(404).end('404: Not Found');
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, requested, close: () => new Promise((r) => server.close(r)) };
+}
+
+function runAsync(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const env = { ...process.env };
+  delete env.KOUYU_MODELS_DIR;
+  return new Promise((resolve) => {
+    execFile('bash', [SCRIPT, ...args], { cwd: REPO_ROOT, env }, (err, stdout, stderr) => {
+      resolve({ status: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+test('downloads over HTTP from the pinned raw-file addresses, symbol table included', async (t) => {
+  const root = scratch('kouyu-models-mirror-');
+  for (const [rel, upstream] of Object.entries(UPSTREAM_PATHS)) {
+    fs.mkdirSync(path.dirname(path.join(root, upstream)), { recursive: true });
+    fs.symlinkSync(path.join(SHARED_MODELS_DIR, rel), path.join(root, upstream));
+  }
+  fs.mkdirSync(path.join(root, EKHO, 'src'));
+  fs.copyFileSync(symbols, path.join(root, EKHO, 'src', 'symbol_array.cpp'));
+  const mirror = await serveMirror(root);
+  t.after(() => mirror.close());
+
+  const dest = path.join(scratch('kouyu-models-http-'), 'models');
+  const r = await runAsync(['--mirror', mirror.url, dest]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /17 fetched, 0 already verified/);
+  assert.deepEqual(missingModelFiles(resolveModels(dest)), []);
+  assert.deepEqual(
+    mirror.requested.slice().sort(),
+    [...Object.values(UPSTREAM_PATHS), `${EKHO}/src/symbol_array.cpp`].sort(),
+  );
+
+  fs.rmSync(path.join(root, EKHO, 'ekho-data', 'README.voice'));
+  const missing = await runAsync(['--mirror', mirror.url, path.join(scratch('kouyu-models-404-'), 'models')]);
+  assert.equal(missing.status, 1);
+  assert.match(missing.stderr, /download failed: http:\/\/127\.0\.0\.1:\d+\/hgneng\/ekho\/1dbca73b\w+\/ekho-data\/README\.voice/);
 });
