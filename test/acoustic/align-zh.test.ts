@@ -123,6 +123,14 @@ test('a window aligns part of the audio with frames on the whole-audio axis (±5
   }
 });
 
+test('a grammar whose only slot is optional may skip it, also with phones requested', async () => {
+  const pcm = await readPcm(aishellFile(SENTENCES[0].id));
+  const grammar = { slots: [{ alternatives: [{ label: '猫', prons: lexicon.lookup('猫') ?? [] }], optional: true }] };
+  const r = engine.align('zh', pcm, grammar, { phones: true, gop: true });
+  assert.ok(r.ok, 'a skippable grammar always fits');
+  for (const u of r.units) assert.ok(u.slot === -1 || u.label === '猫');
+});
+
 test('too-short and silent audio give typed failures, not exceptions', () => {
   const grammar = referenceGrammar(lexicon, [...'你好']);
   const short = engine.align('zh', new Int16Array(800), grammar);

@@ -109,8 +109,9 @@ export class SphinxEngine {
     const pass = decodeGrammar(le.decoder, compiled, audio, (words) => parseSlots(words, grammar), { wip, lw: le.lw });
     if (!pass.ok) return this.failure(le, audio, 'alignment');
     let units = buildUnits(pass.segments, pass.parsed, grammar, offset);
-    if (opts.phones || opts.gop) {
-      const perUnit = units.filter(isContentUnit).map((u) => unitPhones(u, grammar));
+    const perUnit = units.filter(isContentUnit).map((u) => unitPhones(u, grammar));
+    // Every slot optional and skipped: nothing to split into phones.
+    if ((opts.phones || opts.gop) && perUnit.length > 0) {
       const expected = perUnit.flat();
       const seq = compilePhoneSequence(expected);
       const phonePass = decodeGrammar(le.decoder, seq, audio, (words) => sameSequence(words, expected), le);
