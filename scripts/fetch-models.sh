@@ -160,6 +160,12 @@ write_if_changed() { # file, content: rewritten only when different, so reruns t
     skipped=$((skipped + 1))
     return
   fi
+  # A SOURCE.md this script did not write (a folder assembled by hand) is left as it is.
+  if [ -f "$1" ] && ! grep -q 'Fetched by scripts/fetch-models.sh' "$1"; then
+    skipped=$((skipped + 1))
+    log "${1#"$target"/}: kept (not written by this script)"
+    return
+  fi
   printf '%s\n' "$2" > "$1"
   fetched=$((fetched + 1))
   log "${1#"$target"/}: written"

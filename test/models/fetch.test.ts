@@ -103,6 +103,13 @@ test('a second run skips everything and touches nothing', () => {
   assert.deepEqual(mtimes(), before);
 });
 
+test('a complete folder assembled elsewhere (the read-only shared one) is verified and left as it is', () => {
+  const r = run([SHARED_MODELS_DIR]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /0 fetched, 17 already verified/);
+  assert.match(r.stdout, /ekho-mandarin\/SOURCE\.md: kept \(not written by this script\)/);
+});
+
 test('a corrupted upstream file is refused with a clear message and nothing is left behind', () => {
   const from = copyWithFlippedByte('ekho-mandarin/pinyin.index', 100);
   const dest = path.join(scratch('kouyu-models-bad-'), 'models');
@@ -211,8 +218,8 @@ test('downloads over HTTP from the pinned raw-file addresses, symbol table inclu
     [...Object.values(UPSTREAM_PATHS), `${EKHO}/src/symbol_array.cpp`].sort(),
   );
 
-  fs.rmSync(path.join(root, EKHO, 'ekho-data', 'README.voice'));
+  fs.rmSync(path.join(root, PS, 'model', 'hmm', 'zh', 'tdt_sc_8k', 'feat.params'));
   const missing = await runAsync(['--mirror', mirror.url, path.join(scratch('kouyu-models-404-'), 'models')]);
   assert.equal(missing.status, 1);
-  assert.match(missing.stderr, /download failed: http:\/\/127\.0\.0\.1:\d+\/hgneng\/ekho\/1dbca73b\w+\/ekho-data\/README\.voice/);
+  assert.match(missing.stderr, /download failed: http:\/\/127\.0\.0\.1:\d+\/cmusphinx\/pocketsphinx\/9e3a5ea6\w+\/model\/hmm\/zh\/tdt_sc_8k\/feat\.params/);
 });
