@@ -25,8 +25,8 @@ export interface ReadingAlignment {
   syllables: (AlignedSyllable | null)[];
   /** Per read character: whether the model could spell its syllable. */
   modelled: boolean[];
-  /** Silence and filler units between syllables, in frames. */
-  silences: { startFrame: number; endFrame: number }[];
+  /** Silence and filler units between syllables, in frames, with their log-likelihoods. */
+  silences: { startFrame: number; endFrame: number; score: number }[];
 }
 
 export function slotFor(table: SyllableTable, syllable: string, optional: boolean): GrammarSlot | null {
@@ -53,13 +53,21 @@ export async function alignReading(
   });
   const empty: ReadingAlignment = { ok: false, failure: 'no-match', frames: 0, syllables: syllables.map(() => null), modelled, silences: [] };
   if (slots.length === 0) return empty;
-  const res = await backend.align('zh', pcm, { slots, optionalSilence: true }, { phones: true, gop: opts.gop });
+  let res: Awaited<ReturnType<AcousticBackend['align']>>;
+  try {
+    res = await backend.align('zh', pcm, { slots, optionalSilence: true }, { phones: true, gop: opts.gop });
+  } catch {
+    // With every slot skippable, a recording with no matching speech can skip them all and
+    // leave the phone pass nothing to align; PocketSphinx then rejects the empty grammar.
+    // For scoring that is the same finding as a failed alignment: no speech matching the text.
+    return { ...empty, failure: 'no-speech' };
+  }
   if (!res.ok) return { ...empty, failure: res.reason };
   const out: (AlignedSyllable | null)[] = syllables.map(() => null);
   const silences: ReadingAlignment['silences'] = [];
   for (const u of res.units) {
     if (u.slot < 0) {
-      silences.push({ startFrame: u.startFrame, endFrame: u.endFrame });
+      silences.push({ startFrame: u.startFrame, endFrame: u.endFrame, score: u.score });
       continue;
     }
     out[slotToK[u.slot]] = toSyllable(u);

@@ -109,3 +109,59 @@ export async function findInsertion(
     evidence: Math.max(0, (total(free) - total(plain)) / Math.max(1, frames)),
   };
 }
+
+export interface Recovery {
+  status: 'read' | 'other' | 'skipped';
+  /** The character's syllable from the window decode (read: forced to the reference; other: the free syllable). */
+  syllable: AlignedSyllable | null;
+  heard: string | null;
+}
+
+/**
+ * A character the utterance alignment skipped. Skipping costs nothing in the grammar, so a
+ * reduced syllable that its neighbour absorbed is skipped too. The window between the aligned
+ * neighbours is decoded three ways: without the character, forced to it, and with a free
+ * syllable. If forcing the reference costs less than `readLoss` nats per frame of the character,
+ * it was read (reduced); else if a free syllable of at least 10 frames gains more than
+ * `otherGain` per frame over leaving it out, another syllable was read; otherwise it was skipped.
+ */
+export async function recoverSkipped(
+  backend: AcousticBackend,
+  table: SyllableTable,
+  pcm: Int16Array,
+  aligned: readonly (AlignedSyllable | null)[],
+  labels: readonly string[],
+  k: number,
+  limits: { readLoss: number; otherGain: number },
+): Promise<Recovery> {
+  const skipped: Recovery = { status: 'skipped', syllable: null, heard: null };
+  if (!table.prons.has(labels[k])) return skipped;
+  const p = nearest(aligned, k, -1);
+  const n = nearest(aligned, k, +1);
+  const last = Math.floor(pcm.length / 160);
+  const window = { startFrame: p >= 0 ? Math.max(0, aligned[p]!.startFrame - MARGIN) : 0, endFrame: n >= 0 ? Math.min(last, aligned[n]!.endFrame + MARGIN) : last };
+  const around = (middle: GrammarSlot[]) => [...(p >= 0 ? [fixed(table, labels[p])] : []), ...middle, ...(n >= 0 ? [fixed(table, labels[n])] : [])];
+  const mid = p >= 0 ? 1 : 0;
+  const forced = await backend.align('zh', pcm, { slots: around([fixed(table, labels[k])]) }, { window, phones: true, gop: true });
+  const none = around([]).length ? await backend.align('zh', pcm, { slots: around([]) }, { window }) : null;
+  if (!forced.ok) return skipped;
+  const noneTotal = none && none.ok ? totalOf(none) : -Infinity;
+  const unit = forced.units.filter((u) => u.slot >= 0)[mid];
+  const frames = Math.max(1, unit.endFrame - unit.startFrame);
+  if ((noneTotal - totalOf(forced)) / frames < limits.readLoss) return { status: 'read', syllable: asSyllable(unit), heard: labels[k] };
+  const free = await backend.align('zh', pcm, { slots: around([anySlot(table, true)]) }, { window, phones: true, gop: true });
+  if (!free.ok) return skipped;
+  const other = free.units.find((u) => u.slot === mid);
+  if (!other || other.endFrame - other.startFrame < 10) return skipped;
+  const gain = (totalOf(free) - noneTotal) / (other.endFrame - other.startFrame);
+  return gain > limits.otherGain ? { status: 'other', syllable: asSyllable(other), heard: other.label } : skipped;
+}
+
+function totalOf(r: AlignResult): number {
+  return total(r);
+}
+
+function asSyllable(u: { startFrame: number; endFrame: number; score: number; phones: AlignedSyllable['phones'] }): AlignedSyllable {
+  const last = u.phones[u.phones.length - 1];
+  return { startFrame: u.startFrame, endFrame: u.endFrame, score: u.score, phones: u.phones, finalStart: last ? last.startFrame : u.startFrame, finalEnd: last ? last.endFrame : u.endFrame };
+}

@@ -20,8 +20,8 @@ import { classifyTone, loadToneModel, type ToneModel } from '../tone/classifier.
 import { pitchContext, toneEvidence } from '../tone/extract.js';
 import { alignReading, type ReadingAlignment } from './align.js';
 import { assemble } from './assemble.js';
-import { compete, findInsertion, type Competition, type Insertion } from './context.js';
-import { CALIBRATION, judgeTone, pronunciationScore, substitutionThreshold, syllableGop } from './judge.js';
+import { compete, findInsertion, recoverSkipped, type Competition, type Insertion } from './context.js';
+import { acceptInsertion, CALIBRATION, judgeTone, pronunciationScore, substitutionThreshold, syllableGop } from './judge.js';
 import { energyDb, prosody, type TimedSyllable } from './prosody.js';
 import { acceptedTones } from './sandhi.js';
 import { syllableTable, type SyllableTable } from './syllables.js';
@@ -64,10 +64,11 @@ async function assess(
   const quality = analyzeQuality(audio.pcm, audio.sampleRate).warnings;
   const al = await alignReading(backend, table, labels, audio.pcm, { gop: true, optional: true });
   const heardLabels = [...labels];
-  const comps = al.ok ? await competeAll(backend, table, audio.pcm, al, heardLabels, config.slack) : [];
+  const others = al.ok ? await recoverAll(backend, table, audio.pcm, al, labels, config.slack) : new Map<number, string>();
+  const comps = al.ok ? await competeAll(backend, table, audio.pcm, al, heardLabels, config.slack, others) : [];
   const insertions = al.ok ? await insertionsOf(backend, table, audio.pcm, al, heardLabels) : [];
   const ctx = al.ok ? pitchContext(audio.pcm, audio.sampleRate) : null;
-  const tones = toneEvidence(ctx, al.syllables);
+  const tones = toneEvidence(ctx, al.syllables, text.read.map((i) => text.tokens[i].sandhiTone));
   const threshold = substitutionThreshold(config.slack);
   const timed = timedSyllables(text, al, audio.pcm);
   const pros = prosody(timed.list, ctx, text.genre, config.gradeBand, text.clauseCount);
@@ -91,7 +92,7 @@ async function assess(
       pauseAfter: j === undefined ? 0 : timed.list[j].gapAfter,
     };
   });
-  const units = buildUnits(table, text, judged, insertions.filter((x) => x.evidence > CALIBRATION.INSERTION_NATS), heardLabels);
+  const units = buildUnits(table, text, judged, insertions.filter((x) => acceptInsertion(x.syllables.length, x.evidence, config.slack)), heardLabels);
   const substitutedShare = judged.filter((j) => j.substituted).length / Math.max(1, judged.filter((j) => j.aligned).length);
   // Nothing to do with the text: alignment impossible, or most characters read as something else.
   const noEvidence = !al.ok || judged.every((j) => !j.aligned) || substitutedShare > 0.6;
@@ -103,16 +104,46 @@ async function assess(
  * judged substituted, with the substituted neighbour set to what was heard (its frames no
  * longer pretend to be the reference syllable, which otherwise drags the neighbours down).
  */
-export async function competeAll(backend: AcousticBackend, table: SyllableTable, pcm: Int16Array, al: ReadingAlignment, labels: string[], slack: number): Promise<(Competition | null)[]> {
+export async function competeAll(
+  backend: AcousticBackend,
+  table: SyllableTable,
+  pcm: Int16Array,
+  al: ReadingAlignment,
+  labels: string[],
+  slack: number,
+  others: ReadonlyMap<number, string> = new Map(),
+): Promise<(Competition | null)[]> {
   const threshold = substitutionThreshold(slack);
   const out: (Competition | null)[] = [];
-  for (let k = 0; k < labels.length; k++) out.push(await compete(backend, table, pcm, al.syllables, labels, k));
+  for (let k = 0; k < labels.length; k++) {
+    // Recovered as another syllable: evidence set to twice the threshold (caps pronunciation near 30).
+    const other = others.get(k);
+    out.push(other !== undefined ? { heard: other, evidence: 2 * threshold } : await compete(backend, table, pcm, al.syllables, labels, k));
+  }
   const flagged = out.flatMap((c, k) => (c && c.evidence > threshold ? [k] : []));
   if (flagged.length === 0) return out;
   for (const k of flagged) labels[k] = out[k]!.heard;
   const again = new Set(flagged.flatMap((k) => [k - 1, k + 1]).filter((k) => k >= 0 && k < labels.length && !flagged.includes(k)));
   for (const k of again) out[k] = await compete(backend, table, pcm, al.syllables, labels, k);
   return out;
+}
+
+/**
+ * Gives skipped characters a second look (context.ts recoverSkipped): reduced ones are put back
+ * into the alignment, ones read as another syllable are returned with what was heard.
+ */
+async function recoverAll(backend: AcousticBackend, table: SyllableTable, pcm: Int16Array, al: ReadingAlignment, labels: readonly string[], slack: number): Promise<Map<number, string>> {
+  const others = new Map<number, string>();
+  const f = 1 + CALIBRATION.SLACK_FACTOR * slack;
+  const limits = { readLoss: CALIBRATION.SKIP_READ_LOSS * f, otherGain: CALIBRATION.SKIP_OTHER_GAIN * f };
+  for (let k = 0; k < labels.length; k++) {
+    if (al.syllables[k] || !al.modelled[k]) continue;
+    const r = await recoverSkipped(backend, table, pcm, al.syllables, labels, k, limits);
+    if (r.status === 'skipped' || !r.syllable) continue;
+    al.syllables[k] = r.syllable;
+    if (r.status === 'other' && r.heard && !table.same(r.heard, labels[k])) others.set(k, r.heard);
+  }
+  return others;
 }
 
 export async function insertionsOf(backend: AcousticBackend, table: SyllableTable, pcm: Int16Array, al: ReadingAlignment, labels: readonly string[]): Promise<Insertion[]> {

@@ -18,17 +18,44 @@ export const CALIBRATION = {
   /** Slack moves the threshold by this factor per unit of slack (lenient raises it). */
   SLACK_FACTOR: 0.5,
   /**
-   * GOP (nats per frame, ≤ 0) at which a syllable scores 50, and the logistic width: native
-   * syllables have a median GOP near −0.9 and a 10th percentile near −2.6 on S0150.
+   * GOP (nats per frame, ≤ 0) at which a syllable scores 50, and the logistic width. Native
+   * syllables of S0150 (301 measured): 5th percentile −2.7, 10th −2.3, median −1.2, which map
+   * to 81, 87 and 96; a syllable needs about three times the native 5th-percentile loss to
+   * fall under 50.
    */
   GOP_MID: -4.0,
   GOP_WIDTH: 0.9,
   /** Posterior of the accepted tones under which a tone is judged wrong. */
   TONE_ERROR_POSTERIOR: 0.12,
-  /** Inserted speech: gain per frame of the extra syllables, and the gap (in median syllables) worth checking. */
-  INSERTION_NATS: 1.0,
-  INSERTION_GAP_SYLLABLES: 2.6,
+  /**
+   * Inserted speech. A pair of consecutive syllables whose speech lasts at least this many of
+   * the reader's median syllables is checked (S0150: native pairs have a median of 1.9 and a
+   * 90th percentile of 2.4; pairs hiding two removed characters ran from 1.6 to 5.4).
+   */
+  INSERTION_GAP_SYLLABLES: 1.8,
+  /**
+   * Gain per frame of the inserted speech needed to accept it: two free syllables 2.0 nats
+   * (pairs hiding two characters: 21 of 23 above it; native pairs: 2 of 300); a lone free
+   * syllable can fit a lengthened neighbour (native pairs gave up to 8 nats), so one syllable
+   * alone needs 6.5.
+   */
+  INSERTION_NATS_PAIR: 2.0,
+  INSERTION_NATS_SINGLE: 6.5,
+  /**
+   * Skipped characters (context.ts recoverSkipped): forcing the reference back costs less than
+   * this per frame → it was read, reduced into a neighbour (the substitution threshold: the same
+   * loss that separates a read syllable from another one); a free syllable gaining more than the
+   * lone-insertion threshold per frame → another syllable was read.
+   */
+  SKIP_READ_LOSS: 2.0,
+  SKIP_OTHER_GAIN: 6.5,
 } as const;
+
+/** Whether an insertion check's result is strong enough to report. */
+export function acceptInsertion(syllables: number, evidence: number, slack: number): boolean {
+  const need = syllables >= 2 ? CALIBRATION.INSERTION_NATS_PAIR : CALIBRATION.INSERTION_NATS_SINGLE;
+  return evidence > need * (1 + CALIBRATION.SLACK_FACTOR * slack);
+}
 
 export function substitutionThreshold(slack: number): number {
   return CALIBRATION.SUBSTITUTION_NATS * (1 + CALIBRATION.SLACK_FACTOR * slack);

@@ -20,13 +20,15 @@ export function pitchContext(pcm: Int16Array, sampleRate: number): PitchContext 
   return { f0, voicing, medianHz: stats.medianHz, rangeSt: Math.max(RANGE_FLOOR_ST, stats.rangeSemitones) };
 }
 
-export function toneEvidence(ctx: PitchContext | null, syllables: readonly (AlignedSyllable | null)[]): ToneEvidence {
+/** `expectedTones[k]`: the expected (sandhi) tone of read character k, for the neighbours' context. */
+export function toneEvidence(ctx: PitchContext | null, syllables: readonly (AlignedSyllable | null)[], expectedTones?: readonly number[]): ToneEvidence {
   const present = syllables.flatMap((s, k) => (s ? [k] : []));
   const spans: SyllableSpan[] = present.map((k) => ({ startFrame: syllables[k]!.finalStart, endFrame: syllables[k]!.finalEnd }));
   const features: (Float32Array | null)[] = syllables.map(() => null);
   if (!ctx) return { ctx, features };
   present.forEach((k, j) => {
-    features[k] = toneFeatures(ctx, spans, j);
+    const neighbours = expectedTones ? { prev: k > 0 ? expectedTones[k - 1] : 0, next: k + 1 < expectedTones.length ? expectedTones[k + 1] : 0 } : undefined;
+    features[k] = toneFeatures(ctx, spans, j, neighbours);
   });
   return { ctx, features };
 }

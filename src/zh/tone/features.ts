@@ -31,7 +31,8 @@ export const CONTOUR_POINTS = 5;
 export const RANGE_FLOOR_ST = 4;
 /** Frames with voicing probability below this are ignored. */
 const MIN_VOICING = 0.3;
-export const FEATURE_COUNT = 2 * CONTOUR_POINTS + 9;
+/** Contour points, scaled contour, shape and duration, neighbours' edges, positions, span, neighbour tones. */
+export const FEATURE_COUNT = 2 * CONTOUR_POINTS + 9 + 10;
 
 function semitones(hz: number, ref: number): number {
   return 12 * Math.log2(hz / ref);
@@ -94,7 +95,7 @@ function shape(values: Float32Array): { slope: number; curve: number } {
  * Feature vector of syllable k of a sequence of spans (finals). Null when the final has fewer
  * than two voiced frames (no tone evidence).
  */
-export function toneFeatures(ctx: PitchContext, spans: readonly SyllableSpan[], k: number): Float32Array | null {
+export function toneFeatures(ctx: PitchContext, spans: readonly SyllableSpan[], k: number, neighbourTones?: { prev: number; next: number }): Float32Array | null {
   const st = spanSt(ctx, spans[k]);
   const contour = resampleContour(st, CONTOUR_POINTS, false);
   if (!contour) return null;
@@ -117,5 +118,12 @@ export function toneFeatures(ctx: PitchContext, spans: readonly SyllableSpan[], 
   f[j++] = k === 0 ? 1 : 0;
   f[j++] = k === spans.length - 1 ? 1 : 0;
   f[j++] = Math.max(...contour) - Math.min(...contour);
+  // Expected tones of the neighbours (one-hot 1–5, all zero when absent): a tone's shape bends
+  // towards its neighbours (Xu 1997), so the same contour means different tones in context.
+  // The syllable's own expected tone is never an input.
+  if (neighbourTones) {
+    if (neighbourTones.prev >= 1 && neighbourTones.prev <= 5) f[j + neighbourTones.prev - 1] = 1;
+    if (neighbourTones.next >= 1 && neighbourTones.next <= 5) f[j + 5 + neighbourTones.next - 1] = 1;
+  }
   return f;
 }
