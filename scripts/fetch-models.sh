@@ -144,12 +144,14 @@ derive_syllables() {
       || die "download failed: $(raw_url ekho "$EKHO_SYMBOLS_PATH") (pass --symbols FILE to use a local copy)"
   fi
   node "$here/tools/ekho-index.mjs" --index "$target/ekho-mandarin/pinyin.index" --symbols "$table" \
-    --voice "$target/ekho-mandarin/pinyin.voice" --out "$work/syllables.tsv" \
+    --voice "$target/ekho-mandarin/pinyin.voice" --out "$dest.part" \
     || die "could not derive syllables.tsv from pinyin.index and $table"
-  got=$(sha_of "$work/syllables.tsv")
-  [ "$got" = "$SYLLABLES_SHA256" ] \
-    || die "derived syllables.tsv has sha256 $got, expected $SYLLABLES_SHA256 (symbol table $table does not match the pinned Ekho commit); file refused"
-  mv -f "$work/syllables.tsv" "$dest"
+  got=$(sha_of "$dest.part")
+  if [ "$got" != "$SYLLABLES_SHA256" ]; then
+    rm -f "$dest.part"
+    die "derived syllables.tsv has sha256 $got, expected $SYLLABLES_SHA256 (symbol table $table does not match the pinned Ekho commit); file refused"
+  fi
+  mv -f "$dest.part" "$dest"
   fetched=$((fetched + 1))
   log "ekho-mandarin/syllables.tsv: derived from pinyin.index and verified"
 }
@@ -209,4 +211,4 @@ else
   log "English model missing (${en_missing[*]}): install the Debian package pocketsphinx-en-us"
 fi
 
-log "models ready in $target: $fetched fetched, $skipped already verified"
+log "models ready in $target: $fetched written, $skipped already in place"

@@ -77,7 +77,7 @@ test('fetches every file, verified, into the layout src/models.ts expects', () =
     assert.ok(fs.readFileSync(path.join(target, rel)).equals(fs.readFileSync(path.join(SHARED_MODELS_DIR, rel))), rel);
   }
   assert.deepEqual(missingModelFiles(resolveModels(target)), []);
-  assert.match(first.stdout, /17 fetched, 0 already verified/);
+  assert.match(first.stdout, /17 written, 0 already in place/);
   assert.match(first.stdout, /English model (present|missing)/);
 });
 
@@ -99,14 +99,14 @@ test('a second run skips everything and touches nothing', () => {
   const before = mtimes();
   const again = run(['--from', SHARED_MODELS_DIR, '--symbols', symbols, target]);
   assert.equal(again.status, 0, again.stderr);
-  assert.match(again.stdout, /0 fetched, 17 already verified/);
+  assert.match(again.stdout, /0 written, 17 already in place/);
   assert.deepEqual(mtimes(), before);
 });
 
 test('a complete folder assembled elsewhere (the read-only shared one) is verified and left as it is', () => {
   const r = run([SHARED_MODELS_DIR]);
   assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stdout, /0 fetched, 17 already verified/);
+  assert.match(r.stdout, /0 written, 17 already in place/);
   assert.match(r.stdout, /ekho-mandarin\/SOURCE\.md: kept \(not written by this script\)/);
 });
 
@@ -128,7 +128,7 @@ test('a damaged file already in the target is fetched again', () => {
   const r = run(['--from', SHARED_MODELS_DIR, '--symbols', symbols, dest]);
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /mandarin_notone\.dic: present but its sha256 differs; fetching again/);
-  assert.match(r.stdout, /1 fetched, 16 already verified/);
+  assert.match(r.stdout, /1 written, 16 already in place/);
 });
 
 test('a symbol table that names the clips wrongly is refused', () => {
@@ -141,6 +141,7 @@ test('a symbol table that names the clips wrongly is refused', () => {
   assert.equal(r.status, 1);
   assert.match(r.stderr, /derived syllables\.tsv has sha256 \w+, expected 5caf744f.*file refused/);
   assert.equal(fs.existsSync(path.join(dest, 'ekho-mandarin', 'syllables.tsv')), false);
+  assert.equal(fs.existsSync(path.join(dest, 'ekho-mandarin', 'syllables.tsv.part')), false);
 });
 
 test('usage errors are reported', () => {
@@ -211,7 +212,7 @@ test('downloads over HTTP from the pinned raw-file addresses, symbol table inclu
   const dest = path.join(scratch('kouyu-models-http-'), 'models');
   const r = await runAsync(['--mirror', mirror.url, dest]);
   assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stdout, /17 fetched, 0 already verified/);
+  assert.match(r.stdout, /17 written, 0 already in place/);
   assert.deepEqual(missingModelFiles(resolveModels(dest)), []);
   assert.deepEqual(
     mirror.requested.slice().sort(),
