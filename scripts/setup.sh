@@ -4,14 +4,14 @@
 #   1. Debian packages (ffmpeg, sox, PocketSphinx and its English model, espeak-ng)
 #   2. npm dependencies (npm ci, only when package-lock.json changed since the last install)
 #   3. speech models: KOUYU_MODELS_DIR (default ./models) points at a sibling shared/models
-#      folder when there is one; otherwise run scripts/fetch-models.sh to download them
+#      folder when there is one; otherwise scripts/fetch-models.sh downloads and verifies them
 #   4. TypeScript build into dist/
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 log() { printf '[setup] %s\n' "$*"; }
 
-debian_packages=(ffmpeg sox libsox-fmt-all libpocketsphinx3 pocketsphinx-en-us pocketsphinx espeak-ng)
+debian_packages=(ffmpeg sox libsox-fmt-all libpocketsphinx3 pocketsphinx-en-us pocketsphinx espeak-ng curl)
 missing=()
 for p in "${debian_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
@@ -46,7 +46,8 @@ elif [ -d ../shared/models ]; then
   ln -s ../shared/models "$models_dir"
   log "models linked from ../shared/models"
 else
-  log "no models folder: run scripts/fetch-models.sh to download them into $models_dir"
+  log "downloading the speech models into $models_dir"
+  bash scripts/fetch-models.sh "$models_dir"
 fi
 
 log "building"
