@@ -4,8 +4,13 @@
  * 10 MB (10 × 1024 × 1024 bytes) and 5 minutes. Every failure is a 400 40001 ApiError with a
  * message naming the cause; nothing here can become a 500 or leave a process running.
  *
- * Routing:
- * - 16-bit PCM WAV at 16 kHz mono: parsed in-process (no child process at all);
+ * Routing (ffmpeg links ~200 shared libraries and takes 0.1–0.4 s just to start here, so it is
+ * used only where nothing lighter decodes the format exactly):
+ * - 16-bit PCM WAV: parsed in-process (no child process at all); other rates and channel
+ *   counts are downmixed and resampled by the windowed-sinc resampler of ./resample.ts, the
+ *   same code the streaming intake uses, so both paths give identical samples;
+ * - FLAC and Ogg Vorbis: `sox` (starts in ~10 ms; sample-exact lengths for both). MP3 stays on
+ *   ffmpeg because sox's MP3 reader keeps the encoder delay and padding (+0.1 s measured);
  * - AMR-NB / AMR-WB storage files: `sox` (libsox-fmt-all, opencore-amr), because ffmpeg's
  *   native AMR decoder mishandles DTX (comfort-noise / NO_DATA) frames and shifts timings;
  * - AMR inside 3GP: ffmpeg remuxes the stream unchanged (`-c:a copy -f amr`, every stored
@@ -14,9 +19,10 @@
  * - everything else: ffmpeg reading stdin and writing raw s16le at 16 kHz mono to stdout.
  */
 import { invalid } from '../errors.js';
-import { detectFormat, type AudioFormat } from './format.js';
+import { detectFormat, probeHeader, type AudioFormat } from './format.js';
 import { runProcess, type RunResult } from './process.js';
-import { isPcm16, parseWavHeader, pcm16MonoToInt16 } from './wav.js';
+import { floatToInt16, resample } from './resample.js';
+import { isPcm16, parseWavHeader, pcm16MonoToInt16, pcm16ToMonoFloat } from './wav.js';
 
 export const TARGET_RATE = 16000;
 /** Spec limit "10 MB", read as 10 MiB = 10 × 1024 × 1024 bytes. */
@@ -63,8 +69,11 @@ export async function decodeAudio(input: Buffer, opts: DecodeOptions = {}): Prom
   const timeoutMs = opts.timeoutMs ?? 20_000;
 
   let decoded: Omit<DecodedAudio, 'durationSec' | 'lowSampleRate' | 'sampleRate'>;
+  const header = probeHeader(input, format);
   if (format === 'wav') {
-    decoded = (await decodeWavFast(input)) ?? (await viaFfmpeg(input, format, maxOutputBytes, timeoutMs));
+    decoded = decodeWavInProcess(input, maxSeconds) ?? (await viaFfmpeg(input, format, maxOutputBytes, timeoutMs));
+  } else if (header && (format === 'flac' || format === 'ogg-vorbis')) {
+    decoded = await viaSoxFile(input, format, header, maxOutputBytes, timeoutMs);
   } else if (format === 'amr-nb' || format === 'amr-wb') {
     decoded = await viaSox(input, format, format, maxOutputBytes, timeoutMs);
   } else if (format === '3gp-amr-nb' || format === '3gp-amr-wb') {
@@ -94,18 +103,23 @@ export function limitMessage(maxBytes: number): string {
   return maxBytes === MAX_AUDIO_BYTES ? MESSAGES.tooLarge : `audio larger than ${(maxBytes / 1048576).toFixed(1)} MB`;
 }
 
-/** 16-bit PCM mono 16 kHz WAV without a child process; null when another route is needed. */
-async function decodeWavFast(input: Buffer): Promise<Omit<DecodedAudio, 'durationSec' | 'lowSampleRate' | 'sampleRate'> | null> {
+/** 16-bit PCM WAV without a child process; null when another route is needed. */
+function decodeWavInProcess(input: Buffer, maxSeconds: number): Omit<DecodedAudio, 'durationSec' | 'lowSampleRate' | 'sampleRate'> | null {
   const parsed = parseWavHeader(input);
   if (!parsed.ok) {
     throw invalid(parsed.reason === 'need-more' ? 'audio could not be decoded: truncated WAV header' : `audio could not be decoded: ${parsed.message}`);
   }
   const h = parsed.header;
-  if (!isPcm16(h) || h.channels !== 1 || h.sampleRate !== TARGET_RATE) return null;
+  if (!isPcm16(h)) return null;
   // A declared size beyond the end of the upload means a truncated file: keep what arrived.
   const end = h.dataBytes === null ? input.length : Math.min(input.length, h.dataOffset + h.dataBytes);
-  const bytes = input.subarray(h.dataOffset, h.dataOffset + ((end - h.dataOffset) & ~1));
-  return { pcm: pcm16MonoToInt16(bytes), source: { format: 'wav', sampleRate: h.sampleRate, channels: 1 } };
+  const bytes = input.subarray(h.dataOffset, Math.max(h.dataOffset, end));
+  // Early refusal before resampling a long file; finish() applies the exact limit.
+  if (bytes.length / h.blockAlign / h.sampleRate > maxSeconds + 1) throw invalid(MESSAGES.tooLong);
+  const source = { format: 'wav', sampleRate: h.sampleRate, channels: h.channels };
+  if (h.channels === 1 && h.sampleRate === TARGET_RATE) return { pcm: pcm16MonoToInt16(bytes), source };
+  const mono = pcm16ToMonoFloat(bytes, h.channels);
+  return { pcm: floatToInt16(resample(mono, h.sampleRate, TARGET_RATE)), source };
 }
 
 async function viaFfmpeg(input: Buffer, format: AudioFormat, maxOutputBytes: number, timeoutMs: number) {
@@ -114,6 +128,14 @@ async function viaFfmpeg(input: Buffer, format: AudioFormat, maxOutputBytes: num
   checkDecoder(res, format);
   const probe = probeFfmpegStream(res.stderr);
   return { pcm: toInt16(res.stdout), source: { format: formatName(format, probe.codec), sampleRate: probe.sampleRate, channels: probe.channels } };
+}
+
+async function viaSoxFile(input: Buffer, format: 'flac' | 'ogg-vorbis', header: { sampleRate: number; channels: number }, maxOutputBytes: number, timeoutMs: number) {
+  const type = format === 'flac' ? 'flac' : 'ogg';
+  const args = ['-q', '-t', type, '-', '-t', 'raw', '-e', 'signed-integer', '-b', '16', '-L', '-c', '1', '-r', String(TARGET_RATE), '-'];
+  const res = await run('sox', args, input, maxOutputBytes, timeoutMs);
+  checkDecoder(res, format);
+  return { pcm: toInt16(res.stdout), source: { format, ...header } };
 }
 
 async function viaSox(amr: Buffer, type: 'amr-nb' | 'amr-wb', format: AudioFormat, maxOutputBytes: number, timeoutMs: number) {

@@ -115,3 +115,25 @@ function mpegFrameLength(buf: Buffer, at: number): number | null {
   const samplesPerFrame = version === 3 ? 1152 : 576;
   return Math.floor((samplesPerFrame / 8) * kbps * 1000 / rate) + padding;
 }
+
+/**
+ * Sample rate and channel count from the stream header, for the formats decoded without
+ * ffmpeg: FLAC STREAMINFO (first metadata block: 20-bit rate, 3-bit channels − 1) and the
+ * Vorbis identification header (channels byte, then 32-bit little-endian rate).
+ */
+export function probeHeader(buf: Buffer, format: AudioFormat): { sampleRate: number; channels: number } | null {
+  if (format === 'flac') {
+    if (buf.length < 22 || (buf[4] & 0x7f) !== 0) return null; // first block must be STREAMINFO
+    const sampleRate = (buf[18] << 12) | (buf[19] << 4) | (buf[20] >> 4);
+    const channels = ((buf[20] >> 1) & 0x07) + 1;
+    return sampleRate > 0 ? { sampleRate, channels } : null;
+  }
+  if (format === 'ogg-vorbis') {
+    const payload = 27 + buf[26];
+    if (buf.length < payload + 16) return null;
+    const channels = buf[payload + 11];
+    const sampleRate = buf.readUInt32LE(payload + 12);
+    return sampleRate > 0 && channels > 0 ? { sampleRate, channels } : null;
+  }
+  return null;
+}

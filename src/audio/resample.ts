@@ -14,12 +14,21 @@
 const ZERO_CROSSINGS = 16;
 const TABLE_STEPS = 512;
 const ROLLOFF = 0.95;
+const MAX_PHASES = 1000;
+
+function gcd(a: number, b: number): number {
+  return b === 0 ? a : gcd(b, a % b);
+}
 
 export class SincResampler {
   private readonly step: number; // input samples per output sample
   private readonly scale: number; // cutoff as a fraction of the input Nyquist (≤ 1)
   private readonly halfWidth: number; // kernel half width in input samples
   private readonly table: Float32Array;
+  /** Rational ratio in lowest terms: output n sits at input n·M/L (polyphase when L is small). */
+  private readonly L: number;
+  private readonly M: number;
+  private readonly phases: { first: number; weights: Float32Array }[] | null;
   private buf = new Float32Array(0); // pending input, buf[0] is input index `bufStart`
   private bufStart = 0;
   private produced = 0; // output samples emitted so far
@@ -31,6 +40,12 @@ export class SincResampler {
     this.scale = Math.min(1, outRate / inRate) * ROLLOFF;
     this.halfWidth = ZERO_CROSSINGS / this.scale;
     this.table = buildKernelTable();
+    const g = Number.isInteger(inRate) && Number.isInteger(outRate) ? gcd(inRate, outRate) : 0;
+    this.L = g ? outRate / g : 0;
+    this.M = g ? inRate / g : 0;
+    // Every common rate pair (8, 11.025, 22.05, 44.1, 48 kHz → 16 kHz) has L ≤ 320: the
+    // weights of each phase are computed once and each output is one dot product.
+    this.phases = g && this.L <= MAX_PHASES ? this.buildPhases() : null;
   }
 
   /** Feeds mono samples in [-1, 1); returns every output sample that is now fully determined. */
@@ -47,6 +62,19 @@ export class SincResampler {
     return out;
   }
 
+  private buildPhases(): { first: number; weights: Float32Array }[] {
+    const phases: { first: number; weights: Float32Array }[] = [];
+    for (let p = 0; p < this.L; p++) {
+      const frac = p / this.L; // output position minus floor, in input samples
+      const first = Math.ceil(frac - this.halfWidth);
+      const last = Math.floor(frac + this.halfWidth);
+      const weights = new Float32Array(last - first + 1);
+      for (let j = first; j <= last; j++) weights[j - first] = this.kernel((frac - j) * this.scale) * this.scale;
+      phases.push({ first, weights });
+    }
+    return phases;
+  }
+
   private append(input: Float32Array): void {
     // Drop samples no future output can reach (left of the next output's kernel).
     const keepFrom = Math.max(this.bufStart, Math.floor(this.produced * this.step - this.halfWidth) - 1);
@@ -61,14 +89,24 @@ export class SincResampler {
 
   /** Emits outputs whose kernel ends before input position `limit` (and below `maxCount`). */
   private drain(limit: number, maxCount = Infinity): Float32Array {
-    const out: number[] = [];
-    while (this.produced < maxCount) {
-      const t = this.produced * this.step;
-      if (t + this.halfWidth >= limit) break;
-      out.push(this.sampleAt(t));
-      this.produced++;
-    }
-    return Float32Array.from(out);
+    const count = Math.max(0, Math.min(maxCount, Math.ceil((limit - this.halfWidth) / this.step)) - this.produced);
+    const out = new Float32Array(Number.isFinite(count) ? count : 0);
+    for (let i = 0; i < out.length; i++, this.produced++) out[i] = this.phases ? this.polyphaseAt(this.produced) : this.sampleAt(this.produced * this.step);
+    return out;
+  }
+
+  /** Output n by its precomputed phase; samples outside the received range count as 0. */
+  private polyphaseAt(n: number): number {
+    const pos = n * this.M;
+    const phase = this.phases![pos % this.L];
+    const start = Math.floor(pos / this.L) + phase.first - this.bufStart;
+    const w = phase.weights;
+    const buf = this.buf;
+    const from = Math.max(0, -start);
+    const to = Math.min(w.length, buf.length - start);
+    let acc = 0;
+    for (let i = from; i < to; i++) acc += buf[start + i] * w[i];
+    return acc;
   }
 
   /** Σ x[k]·h(t−k) over the kernel support; samples outside the received range count as 0. */

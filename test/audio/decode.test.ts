@@ -116,6 +116,11 @@ test('bad inputs give 400 40001 with the cause', async () => {
   await rejects40001(random, /unsupported or unrecognised audio format/);
   await rejects40001(Buffer.from('RIFF but really a text file\n'.repeat(40)), /unsupported or unrecognised|could not be decoded/);
   await rejects40001(Buffer.from('Just a plain text file.\n'.repeat(100)), /unsupported or unrecognised audio format/);
+  // FLAC and Vorbis headers followed by garbage or nothing (the sox route).
+  const flac = fs.readFileSync(path.join(dir, 'a.flac'));
+  await rejects40001(Buffer.concat([flac.subarray(0, 42), random.subarray(0, 4000)]), /could not be decoded/);
+  const ogg = fs.readFileSync(path.join(dir, 'a.ogg'));
+  await rejects40001(ogg.subarray(0, 200), /could not be decoded/);
   // A header claiming MP3 followed by garbage: ffmpeg finds no frames.
   await rejects40001(Buffer.concat([Buffer.from('ID3\x03\x00\x00\x00\x00\x00\x00', 'latin1'), Buffer.alloc(4000, 7)]), /could not be decoded/);
 });
