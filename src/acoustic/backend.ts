@@ -137,7 +137,9 @@ class InThreadBackend extends BaseBackend {
 export async function createAcousticBackend(config: Config, options: BackendOptions = {}): Promise<AcousticBackend> {
   const langs = options.langs ?? LANGS;
   const threads = Math.max(1, config.workers);
-  const workerData: AcousticWorkerData = { modelsDir: config.modelsDir, cacheDir: cacheDirOf(config.dataDir), langs };
+  // Converts the Mandarin language model once, here, rather than racing in every worker.
+  const recognition = recognizerSetup(config.modelsDir, cacheDirOf(config.dataDir));
+  const workerData: AcousticWorkerData = { modelsDir: config.modelsDir, recognition, langs };
   const pool = new Piscina({
     filename: workerFile(),
     minThreads: threads,
