@@ -147,3 +147,17 @@ test('sessions are isolated: two interleaved sessions on one thread both finish 
   bad.close();
   assert.deepEqual(host.load(), [0]);
 });
+
+test('a session finished without audio, or fed only silence, reports nothing read', async () => {
+  const units = referenceFromText('他们', 'zh', lex.zh).units;
+  const empty = await host.open('zh', units).finish();
+  assert.equal(empty.readUnits, 0);
+  assert.equal(empty.audioMs, 0);
+  const quiet = host.open('zh', units);
+  const first = await quiet.push(new Int16Array(0));
+  assert.equal(first.readUnits, 0);
+  const final = (await run(quiet, new Int16Array(16000))).final;
+  assert.equal(final.readUnits, 0);
+  assert.ok(final.matched.every((m) => !m));
+  assert.equal(final.audioMs, 1000);
+});
