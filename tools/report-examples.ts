@@ -43,13 +43,14 @@ function zhCases(): Case[] {
   const s1 = '有一个重要指标就是它的经常性账户顺逆差';
   const s2 = '而是因为其他国家尤其是周边国家房价下跌而受到冲击';
   const s3 = '所有因外部冲击导致房价泡沫破灭的经济体';
+  const s4 = '有一些经济体并不是因为本身的原因导致的下跌';
   const base = { language: 'zh-CN', coreType: 'sentence' };
   return [
     { title: 'zh good reading', audio: audio('BAC009S0150W0133'), config: { ...base, referenceText: s1 } },
     { title: 'zh misread: reference 周边 → 周围 (the reader says biān)', audio: audio('BAC009S0150W0132'), config: { ...base, referenceText: s2.replace('周边', '周围') } },
     { title: 'zh wrong tone: refPinyin asks 房 fang4 (read fáng)', audio: audio('BAC009S0150W0134'), config: { ...base, referenceText: s3, refPinyin: toneChanged(s3, 9, 4) } },
     { title: 'zh skipped: reference adds 中国 (not read), gradeBand 1', audio: audio('BAC009S0150W0133'), config: { ...base, gradeBand: 1, referenceText: s1.replace('就是', '就是中国') } },
-    { title: 'zh added: reference drops 国家 (read anyway), slots parent/encouraging/focus 声调', audio: audio('BAC009S0150W0132'), config: { ...base, referenceText: s2.replace('其他国家', '其他'), reportSlots: { audience: '家长', tone: '鼓励', focus: '声调和漏读', reminder: '每天朗读十分钟' } } },
+    { title: 'zh added: reference drops 本身 (read anyway), slots parent/encouraging/focus 声调', audio: audio('BAC009S0150W0131'), config: { ...base, referenceText: s4.replace('本身', ''), reportSlots: { audience: '家长', tone: '鼓励', focus: '声调和漏读', reminder: '每天朗读十分钟' } } },
   ];
 }
 

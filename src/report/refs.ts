@@ -34,9 +34,11 @@ export function refMaker(reference: string, units: readonly UnitAssessment[], zh
     const i = order.get(u) ?? -1;
     const span = spans.find((s) => s.begin <= u.beginIndex && u.beginIndex < s.end);
     const word = span && span.end - span.begin > 1 ? span.text : null;
+    const inWord = !span || !word ? null : u.beginIndex === span.begin ? 'start' : u.endIndex >= span.end ? 'end' : 'middle';
     return {
       text: u.text,
       word,
+      inWord,
       expected: zh ? str(u.extra.symbolpinyin) : null,
       index: u.beginIndex,
       before: i > 0 ? read[i - 1].text : null,

@@ -42,6 +42,8 @@ export const plainPinyin = (s: string | null | undefined) => (s ? s.replace(/v/g
 export function nameChar(r: TextRef): string {
   if (r.word && r.word !== r.text && quotable(r.word) && quotable(r.text)) return `「${r.word}」的「${r.text}」`;
   if (quotable(r.text)) return `「${r.text}」`;
+  // 一 in 一些: the word may be quoted even when the character alone may not.
+  if (r.word && r.inWord && quotable(r.word)) return `「${r.word}」${{ start: '开头', middle: '中间', end: '末尾' }[r.inWord]}的字（${r.expected ?? ''}）`;
   if (r.expected) return `读作 ${r.expected} 的字`;
   return '其中某个字';
 }

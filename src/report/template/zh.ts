@@ -74,7 +74,9 @@ function findingClause(f: Finding, s: Say): string {
     case 'phrase-break':
       return r.word && r.word === r2?.word
         ? `在「${r.text}」和「${r2.text}」之间停顿过长，把${nameRun([r, r2]).length > 2 ? `「${r.word}」` : nameRun([r, r2])}读断了`
-        : `${nameChar(r)}之后停了较长时间，句子被拆开了`;
+        : quotable(r.text) && r2 && quotable(r2.text)
+          ? s.v.pick(`c:${f.id}`, [`在「${r.text}」和「${r2.text}」之间停顿过长，句子被拆开了`, `「${r.text}」之后停了较长时间才接「${r2.text}」，语意断开了`])
+          : `${nameChar(r)}之后停了较长时间，句子被拆开了`;
     case 'repeated':
       return r ? `在${nameChar(r)}附近有回读` : '有回读的地方';
     case 'pace-fast':
