@@ -20,8 +20,8 @@ export const PAUSE_MS = 250;
 export const HESITATION_MS = 500;
 /** A sentence or clause boundary read with less than this is run through, ms. */
 export const MIN_BREAK_MS = 120;
-/** Longest pause still acceptable at an unpunctuated phrase boundary, ms. */
-export const MAX_PHRASE_BREAK_MS = 1200;
+/** Longest pause still acceptable at an unpunctuated phrase boundary (a short breath), ms. */
+export const MAX_PHRASE_BREAK_MS = 500;
 
 /** Words that open a phrase besides those with weak forms (prepositions, conjunctions, wh-words). */
 const PHRASE_OPENERS = new Set([

@@ -12,7 +12,6 @@
 import { clamp100, EXPERT_FULL, fromExpert } from './dimensions.js';
 import type { ReadingPlan } from './plan.js';
 import type { ScoredReading } from './score.js';
-import { MIN_BREAK_MS } from './fluency.js';
 
 /** F0 range (10-90 percentile) at which read speech sounds fully lively, semitones. */
 export const RANGE_FULL_ST = 6;
@@ -39,22 +38,14 @@ export function judgeProsody(plan: ReadingPlan, scored: ScoredReading): ProsodyJ
   return { readingSkill, emotion, skill: { phrasing, stress, intonation, prosodic } };
 }
 
-/**
- * Share of boundaries judged right (punctuation counting double). A sentence of eight or more
- * words read through without a single break where one is allowed loses a fifth: phrasing
- * rubrics for learners rate such reading fluent but missing its phrase breaks, a middle grade.
- */
+/** Share of boundaries judged right, punctuation counting double (fluency.ts judges each). */
 export function phrasingScore(scored: ScoredReading): number {
   let total = 0;
   let good = 0;
-  const bs = scored.fluency.boundaries;
-  for (const b of bs) {
+  for (const b of scored.fluency.boundaries) {
     const w = b.expectBreak ? 2 : 1;
     total += w;
     if (b.appropriate) good += w;
   }
-  if (total === 0) return 100;
-  const breakable = bs.filter((b) => b.expectBreak || b.phraseBoundary);
-  const runOn = bs.length >= 7 && breakable.length > 0 && breakable.every((b) => b.pauseMs < MIN_BREAK_MS);
-  return (good / total) * 100 * (runOn ? 0.8 : 1);
+  return total === 0 ? 100 : (good / total) * 100;
 }
