@@ -30,15 +30,25 @@ export function refMaker(reference: string, units: readonly UnitAssessment[], zh
   const spans = zh ? wordSpans(reference) : [];
   const read = readUnits(units);
   const order = new Map(read.map((u, i) => [u, i]));
+  const wordOf = (u: UnitAssessment) => {
+    const span = spans.find((s) => s.begin <= u.beginIndex && u.beginIndex < s.end);
+    return { span, word: span && span.end - span.begin > 1 ? span.text : null };
+  };
+  // The same character in the same word, or the same English word, more than once in the text.
+  const key = (u: UnitAssessment) => (zh ? `${wordOf(u).word ?? ''}|${u.text}` : u.text.toLowerCase());
+  const same = new Map<string, UnitAssessment[]>();
+  for (const u of read) same.set(key(u), [...(same.get(key(u)) ?? []), u]);
   return (u: UnitAssessment): TextRef => {
     const i = order.get(u) ?? -1;
-    const span = spans.find((s) => s.begin <= u.beginIndex && u.beginIndex < s.end);
-    const word = span && span.end - span.begin > 1 ? span.text : null;
+    const { span, word } = wordOf(u);
+    const twins = same.get(key(u)) ?? [u];
+    const occurrence = twins.length < 2 ? null : twins[0] === u ? 'earlier' : twins[twins.length - 1] === u ? 'later' : 'middle';
     const inWord = !span || !word ? null : u.beginIndex === span.begin ? 'start' : u.endIndex >= span.end ? 'end' : 'middle';
     return {
       text: u.text,
       word,
       inWord,
+      occurrence,
       expected: zh ? str(u.extra.symbolpinyin) : null,
       index: u.beginIndex,
       before: i > 0 ? read[i - 1].text : null,

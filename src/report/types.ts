@@ -21,6 +21,8 @@ export interface TextRef {
   text: string;
   /** The lexical word containing it (Mandarin), or null. */
   word: string | null;
+  /** Which of several identical places in the text this is (null when there is only one). */
+  occurrence: 'earlier' | 'middle' | 'later' | null;
   /** Where the unit sits in that word, for naming a unit that may not be quoted by one that may. */
   inWord: 'start' | 'middle' | 'end' | null;
   /** Expected pronunciation: tone-marked pinyin (Mandarin) or IPA-free phone string (English). */

@@ -77,7 +77,8 @@ export function createReportWriter(deps: ReportWriterDeps): KouyuReportWriter {
     if (outcome.kind === 'answer') {
       let parsed: unknown = null;
       try {
-        parsed = JSON.parse(outcome.content);
+        // Some compatible servers wrap JSON in a Markdown fence even under a schema.
+        parsed = JSON.parse(outcome.content.trim().replace(/^```(?:json)?\s*|\s*```$/g, ''));
       } catch {
         parsed = null;
       }

@@ -36,9 +36,10 @@ test('quoting and dropping numeric sentences', () => {
 
 test('Mandarin naming quotes words and characters without numbers, else by word position or pinyin', async () => {
   const { nameChar, nameRun } = await import('../../src/report/template/zh-words.js');
-  const ref = (text: string, word: string | null, inWord: 'start' | 'middle' | 'end' | null, expected: string) => ({ text, word, inWord, expected, index: 0, before: null, after: null, sentence: 0 });
+  const ref = (text: string, word: string | null, inWord: 'start' | 'middle' | 'end' | null, expected: string) => ({ text, word, inWord, expected, occurrence: null, index: 0, before: null, after: null, sentence: 0 });
   assert.equal(nameChar(ref('行', '银行', 'end', 'háng')), '「银行」的「行」');
   assert.equal(nameChar(ref('一', '一些', 'start', 'yī')), '「一些」开头的字（yī）');
+  assert.equal(nameChar({ ...ref('家', '国家', 'end', 'jiā'), occurrence: 'later' }), '后面那个「国家」的「家」');
   assert.equal(nameChar(ref('九', '二十九', 'end', 'jiǔ')), '读作 jiǔ 的字');
   assert.equal(nameRun([ref('中', '中国', 'start', 'zhōng'), ref('国', '中国', 'end', 'guó')]), '「中国」');
   assert.equal(nameRun([ref('五', null, null, 'wǔ'), ref('十', null, null, 'shí')]), '读作 wǔ shí 的部分');

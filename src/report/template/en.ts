@@ -54,9 +54,11 @@ const TONE_EN: Record<number, string> = { 1: 'the high level tone', 2: 'the risi
 
 const SUBJECT = { learner: 'you', parent: 'your child', teacher: 'the student' } as const;
 
-/** “bank”, or the word after “in” for a number word. */
+const OCCURRENCE = { earlier: 'the earlier', middle: 'another', later: 'the later' } as const;
+
+/** “bank”, or the word after “in” for a number word; the later “the” when the text has it twice. */
 function nameWord(r: TextRef): string {
-  if (quotable(r.text)) return `“${r.text}”`;
+  if (quotable(r.text)) return r.occurrence ? `${OCCURRENCE[r.occurrence]} “${r.text}”` : `“${r.text}”`;
   if (r.before && quotable(r.before)) return `the word after “${r.before}”`;
   if (r.after && quotable(r.after)) return `the word before “${r.after}”`;
   return 'a number word';

@@ -38,8 +38,15 @@ export const toneName = (t: number | null | undefined) => (t ? TONE_NAMES[t] ?? 
 /** Toneless pinyin as the model writes it (v for ü) in ordinary spelling. */
 export const plainPinyin = (s: string | null | undefined) => (s ? s.replace(/v/g, 'ü') : '');
 
-/** 「银行」的「行」, 「行」, or 读作 háng 的字. */
+const OCCURRENCE = { earlier: '前面', middle: '中间', later: '后面' } as const;
+
+/** 「银行」的「行」, 「行」, or 读作 háng 的字; 后面那个「国家」的「家」 when the text has it twice. */
 export function nameChar(r: TextRef): string {
+  const name = nameOnce(r);
+  return r.occurrence && name.startsWith('「') ? `${OCCURRENCE[r.occurrence]}那个${name}` : name;
+}
+
+function nameOnce(r: TextRef): string {
   if (r.word && r.word !== r.text && quotable(r.word) && quotable(r.text)) return `「${r.word}」的「${r.text}」`;
   if (quotable(r.text)) return `「${r.text}」`;
   // 一 in 一些: the word may be quoted even when the character alone may not.
