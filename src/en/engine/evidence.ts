@@ -66,13 +66,15 @@ export function readEvidence(plan: ReadingPlan, result: AlignResult): ReadingEvi
 
 /** Mean GOP (nats per frame) from which a word the first pass skipped counts as read after all. */
 export const RESCUE_GOP = -3;
+/** ... provided no phone of it is worse than this (a short word can hide one bad vowel in its mean). */
+export const RESCUE_PHONE_GOP = -5;
 
 /**
  * Second look at skipped words. The optional-slot pass sometimes skips words that were said:
  * short function words, or a run of words after one that does not match (the search loses the
  * thread). `required` is the alignment of the same text with every slot required; a word
  * skipped by the first pass is taken from it when it is clearly good there (mean GOP at least
- * RESCUE_GOP). A word that really was not said is squeezed into a few frames of other speech
+ * RESCUE_GOP, no phone under RESCUE_PHONE_GOP). A word that really was not said is squeezed into a few frames of other speech
  * by the required pass and stays skipped.
  */
 export function rescueSkipped(plan: ReadingPlan, first: ReadingEvidence, required: AlignResult): ReadingEvidence {
@@ -82,7 +84,7 @@ export function rescueSkipped(plan: ReadingPlan, first: ReadingEvidence, require
     const alt = second.words[i];
     if (w.status === 'read' || alt.status !== 'read') return w;
     const gop = alt.phones.reduce((a, p) => a + p.gop, 0) / Math.max(1, alt.phones.length);
-    return gop >= RESCUE_GOP ? alt : w;
+    return gop >= RESCUE_GOP && alt.phones.every((p) => p.gop >= RESCUE_PHONE_GOP) ? alt : w;
   });
   if (words.every((w, i) => w === first.words[i])) return first;
   fillPauses(words);
