@@ -115,6 +115,9 @@ export interface Recovery {
   /** The character's syllable from the window decode (read: forced to the reference; other: the free syllable). */
   syllable: AlignedSyllable | null;
   heard: string | null;
+  /** Nats per frame lost by forcing the reference in, and gained by a free syllable (measured ones). */
+  loss?: number;
+  gain?: number;
 }
 
 /**
@@ -148,13 +151,14 @@ export async function recoverSkipped(
   const noneTotal = none && none.ok ? totalOf(none) : -Infinity;
   const unit = forced.units.filter((u) => u.slot >= 0)[mid];
   const frames = Math.max(1, unit.endFrame - unit.startFrame);
-  if ((noneTotal - totalOf(forced)) / frames < limits.readLoss) return { status: 'read', syllable: asSyllable(unit), heard: labels[k] };
+  const loss = (noneTotal - totalOf(forced)) / frames;
+  if (loss < limits.readLoss) return { status: 'read', syllable: asSyllable(unit), heard: labels[k], loss };
   const free = await backend.align('zh', pcm, { slots: around([anySlot(table, true)]) }, { window, phones: true, gop: true });
-  if (!free.ok) return skipped;
+  if (!free.ok) return { ...skipped, loss };
   const other = free.units.find((u) => u.slot === mid);
-  if (!other || other.endFrame - other.startFrame < 10) return skipped;
+  if (!other || other.endFrame - other.startFrame < 10) return { ...skipped, loss };
   const gain = (totalOf(free) - noneTotal) / (other.endFrame - other.startFrame);
-  return gain > limits.otherGain ? { status: 'other', syllable: asSyllable(other), heard: other.label } : skipped;
+  return gain > limits.otherGain ? { status: 'other', syllable: asSyllable(other), heard: other.label, loss, gain } : { ...skipped, loss, gain };
 }
 
 function totalOf(r: AlignResult): number {

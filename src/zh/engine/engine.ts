@@ -21,7 +21,7 @@ import { pitchContext, toneEvidence } from '../tone/extract.js';
 import { alignReading, type ReadingAlignment } from './align.js';
 import { assemble } from './assemble.js';
 import { compete, findInsertion, recoverSkipped, type Competition, type Insertion } from './context.js';
-import { acceptInsertion, CALIBRATION, judgeTone, pronunciationScore, substitutionThreshold, syllableGop } from './judge.js';
+import { acceptInsertion, CALIBRATION, gopScore, judgeTone, pronunciationScore, substitutionThreshold, syllableGop } from './judge.js';
 import { energyDb, prosody, type TimedSyllable } from './prosody.js';
 import { acceptedTones } from './sandhi.js';
 import { syllableTable, type SyllableTable } from './syllables.js';
@@ -84,7 +84,7 @@ async function assess(
     return {
       aligned: a,
       pronunciation: pron.score,
-      gop: gop === null ? null : Math.round(100 * Math.exp(gop / 3)) ,
+      gop: gop === null ? null : Math.round(gopScore(gop)),
       substituted: pron.substituted,
       heard: comp ? comp.heard : null,
       tone: toneJ,
@@ -141,9 +141,27 @@ async function recoverAll(backend: AcousticBackend, table: SyllableTable, pcm: I
     const r = await recoverSkipped(backend, table, pcm, al.syllables, labels, k, limits);
     if (r.status === 'skipped' || !r.syllable) continue;
     al.syllables[k] = r.syllable;
+    clipNeighbours(al, k);
     if (r.status === 'other' && r.heard && !table.same(r.heard, labels[k])) others.set(k, r.heard);
   }
   return others;
+}
+
+/** A recovered syllable takes its frames back from the neighbours that had absorbed them. */
+function clipNeighbours(al: ReadingAlignment, k: number): void {
+  const me = al.syllables[k]!;
+  for (let j = k - 1; j >= 0; j--) {
+    const s = al.syllables[j];
+    if (!s) continue;
+    if (s.endFrame > me.startFrame) al.syllables[j] = { ...s, endFrame: Math.max(s.startFrame + 1, me.startFrame), finalEnd: Math.min(s.finalEnd, Math.max(s.startFrame + 1, me.startFrame)) };
+    break;
+  }
+  for (let j = k + 1; j < al.syllables.length; j++) {
+    const s = al.syllables[j];
+    if (!s) continue;
+    if (s.startFrame < me.endFrame) al.syllables[j] = { ...s, startFrame: Math.min(s.endFrame - 1, me.endFrame), finalStart: Math.max(s.finalStart, Math.min(s.endFrame - 1, me.endFrame)) };
+    break;
+  }
 }
 
 export async function insertionsOf(backend: AcousticBackend, table: SyllableTable, pcm: Int16Array, al: ReadingAlignment, labels: readonly string[]): Promise<Insertion[]> {
