@@ -62,3 +62,18 @@ test('GOP acceptability: 50 at the threshold, monotone, slack moves it', () => {
   assert.ok(gopAcceptability(-7, WORD_GOP_THRESHOLD) < 1);
   assert.ok(gopAcceptability(-4.5, WORD_GOP_THRESHOLD, 1) > gopAcceptability(-4.5, WORD_GOP_THRESHOLD, 0));
 });
+
+test('narrowband detection: telephone-band speech has no energy above 4.5 kHz, wideband speech has (real recordings)', async () => {
+  const { decodeAudio } = await import('../../src/audio/decode.js');
+  const { frameEnergyDb, highBandShare, NARROWBAND_SHARE } = await import('../../src/en/engine/signal.js');
+  const fs = await import('node:fs');
+  const path = await import('node:path');
+  const { SHARED_DATA_DIR } = await import('../helpers/app.js');
+  const share = async (...rel: string[]) => {
+    const a = await decodeAudio(fs.readFileSync(path.join(SHARED_DATA_DIR, 'en', ...rel)));
+    return highBandShare(a.pcm, frameEnergyDb(a.pcm));
+  };
+  assert.ok((await share('harvard', 'resources', 'export_1.flac')) < NARROWBAND_SHARE);
+  assert.ok((await share('librivox', 'sense_and_sensibility_01_austen_64kb-0870.flac')) > NARROWBAND_SHARE * 5);
+  assert.ok((await share('speechocean762', 'train', '000010011.opus')) > NARROWBAND_SHARE * 5);
+});

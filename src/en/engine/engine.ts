@@ -74,7 +74,10 @@ export function createEnglishEngine(deps: EnglishEngineDeps): EnglishEngine {
       const scored = scoreReading(evidence, signal, model);
       const lowPhones = scored.words.some((w) => w.phones.some((s) => s * 100 < LOW_PHONE_SCORE));
       const loop = evidence.ok && lowPhones ? await phoneLoop(deps.backend, audio, evidence) : [];
-      return buildAssessment({ config, plan, evidence, scored, loop, durationSec: audio.durationSec, warnings: warningsFor(audio, evidence) });
+      return buildAssessment({
+        config, plan, evidence, scored, loop, durationSec: audio.durationSec, warnings: warningsFor(audio, evidence),
+        narrowband: audio.lowSampleRate || signal.narrowband === true,
+      });
     },
     async assessConnected(config, audio) {
       const reading = await analyse(config, audio);

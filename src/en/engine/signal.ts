@@ -10,6 +10,51 @@ export interface SignalFrames {
   energyDb: Float32Array;
   /** F0 in Hz per 10 ms frame, 0 when unvoiced. */
   f0: Float32Array;
+  /** True when the speech has no energy above 4 kHz (telephone band upsampled to 16 kHz). */
+  narrowband?: boolean;
+}
+
+/** Share of energy above 4.5 kHz under which speech counts as narrowband (−50 dB; wideband speech: about −40 to −27 dB, telephone band upsampled: about −60 dB). */
+export const NARROWBAND_SHARE = 1e-5;
+const HP_TAPS = 31;
+
+/**
+ * High-pass FIR at 4.5 kHz (windowed sinc, Hamming, 31 taps; Oppenheim & Schafer ch. 7):
+ * the impulse of an all-pass minus the low-pass. Built once.
+ */
+const HIGH_PASS: Float64Array = (() => {
+  const h = new Float64Array(HP_TAPS);
+  const fc = 4500 / 16000;
+  const mid = (HP_TAPS - 1) / 2;
+  for (let n = 0; n < HP_TAPS; n++) {
+    const k = n - mid;
+    const sinc = k === 0 ? 2 * fc : Math.sin(2 * Math.PI * fc * k) / (Math.PI * k);
+    const w = 0.54 - 0.46 * Math.cos((2 * Math.PI * n) / (HP_TAPS - 1));
+    h[n] = (k === 0 ? 1 : 0) - sinc * w;
+  }
+  return h;
+})();
+
+/**
+ * Energy share above 4.5 kHz over the loudest frames (top quarter by energy, where speech is),
+ * at 16 kHz. Telephone-band speech upsampled to 16 kHz has almost none; wideband speech has
+ * fricatives and bursts well above it.
+ */
+export function highBandShare(pcm: Int16Array, energyDb: Float32Array): number {
+  const sorted = Float32Array.from(energyDb).sort();
+  const floor = sorted[Math.floor(sorted.length * 0.75)] ?? 0;
+  let high = 0;
+  let total = 0;
+  for (let f = 0; f < energyDb.length; f++) {
+    if (energyDb[f] < floor) continue;
+    for (let i = f * SAMPLES_PER_FRAME; i < (f + 1) * SAMPLES_PER_FRAME; i++) {
+      let y = 0;
+      for (let t = 0; t < HP_TAPS; t++) y += HIGH_PASS[t] * (pcm[i - t] ?? 0);
+      high += y * y;
+      total += pcm[i] * pcm[i];
+    }
+  }
+  return total > 0 ? high / total : 0;
 }
 
 export function frameEnergyDb(pcm: Int16Array): Float32Array {
@@ -30,7 +75,7 @@ export function frameEnergyDb(pcm: Int16Array): Float32Array {
 export function measureSignal(pcm: Int16Array, sampleRate = 16000): SignalFrames {
   const energyDb = frameEnergyDb(pcm);
   const f0 = trackPitch(pcm, sampleRate, { hopMs: 10 }).f0;
-  return { energyDb, f0 };
+  return { energyDb, f0, narrowband: highBandShare(pcm, energyDb) < NARROWBAND_SHARE };
 }
 
 /** Mean of `values` over frames [start, end), or NaN for an empty range. */
