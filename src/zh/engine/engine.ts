@@ -135,7 +135,7 @@ export async function competeAll(
 async function recoverAll(backend: AcousticBackend, table: SyllableTable, pcm: Int16Array, al: ReadingAlignment, labels: readonly string[], slack: number): Promise<Map<number, string>> {
   const others = new Map<number, string>();
   const f = 1 + CALIBRATION.SLACK_FACTOR * slack;
-  const limits = { readLoss: CALIBRATION.SKIP_READ_LOSS * f, otherGain: CALIBRATION.SKIP_OTHER_GAIN * f };
+  const limits = { readLoss: CALIBRATION.SKIP_READ_LOSS + CALIBRATION.SLACK_FACTOR * slack, otherGain: CALIBRATION.SKIP_OTHER_GAIN * f };
   for (let k = 0; k < labels.length; k++) {
     if (al.syllables[k] || !al.modelled[k]) continue;
     const r = await recoverSkipped(backend, table, pcm, al.syllables, labels, k, limits);
