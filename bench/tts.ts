@@ -5,12 +5,15 @@
  * rendering plus WAV encoding in the calling thread. Machine noise is large on shared cores:
  * compare medians, not single runs.
  *
- *   npm run bench:tts            # table and one JSON line
+ *   npm run bench:tts                  # table and one JSON line
+ *   npm run bench:tts -- --calibrate   # re-measure eSpeak's F0 table (espeak/calibration.ts)
  */
 import path from 'node:path';
 import { resolveModels } from '../src/models.js';
 import { EkhoStore } from '../src/synthesis/ekho/store.js';
-import { loadEspeak, type EspeakBackend } from '../src/synthesis/espeak/engine.js';
+import { trackPitch } from '../src/dsp/pitch.js';
+import { ESPEAK_VARIANTS, loadEspeak, type EspeakBackend, type EspeakVoice } from '../src/synthesis/espeak/engine.js';
+import { CALIBRATION_PITCHES } from '../src/synthesis/espeak/calibration.js';
 import { synthesizeWith, type Engines, type SynthesisOverrides } from '../src/synthesis/synthesize.js';
 import type { SynthesisLanguage } from '../src/synthesis/types.js';
 
@@ -90,4 +93,28 @@ async function main(): Promise<void> {
   console.log(JSON.stringify({ bench: 'tts', unit: 'ms median', runs: RUNS, target200ms: 100, results: json }));
 }
 
-await main();
+const CALIBRATION_TEXT: Record<EspeakVoice, string> = {
+  'en-us': 'The quick brown fox jumps over the lazy dog. She sells sea shells by the sea shore.',
+  'en-gb': 'The quick brown fox jumps over the lazy dog. She sells sea shells by the sea shore.',
+  'cmn-latn-pinyin': 'ni3 hao3, wo3 men5 qu4 xue2 xiao4 ba5. jin1 tian1 tian1 qi4 hen2 hao3.',
+};
+
+/** Median F0 (Hz) of eSpeak's output per voice, variant and base-pitch parameter. */
+async function calibrate(): Promise<void> {
+  const wasm = await loadEspeak('wasm');
+  const rows: string[] = [];
+  for (const voice of Object.keys(CALIBRATION_TEXT) as EspeakVoice[]) {
+    for (const variant of ESPEAK_VARIANTS) {
+      const medians: number[] = [];
+      for (const pitch of CALIBRATION_PITCHES) {
+        const out = await wasm.synth(CALIBRATION_TEXT[voice], { voice, variant, rateWpm: 165, pitch });
+        const f0 = [...trackPitch(out.samples, out.sampleRate).f0].filter((f) => f > 0).sort((a, b) => a - b);
+        medians.push(Math.round(f0[f0.length >> 1]));
+      }
+      rows.push(`  '${voice}+${variant}': [${medians.join(', ')}],`);
+    }
+  }
+  console.log(`const MEDIAN_F0: Record<string, number[]> = {\n${rows.join('\n')}\n};`);
+}
+
+await (process.argv.includes('--calibrate') ? calibrate() : main());

@@ -11,7 +11,6 @@ import type { EkhoStore } from './ekho/store.js';
 import type { EspeakBackend, EspeakVoice } from './espeak/engine.js';
 import { renderEspeak, type EspeakPlan } from './espeak/render.js';
 import { toneTargets } from './espeak/tones.js';
-import { espeakMaxF0 } from './espeak/calibration.js';
 import { fadeEdges, peakGain, toInt16 } from './dsp/join.js';
 import { resampleByStep } from './dsp/resample.js';
 import {
@@ -71,12 +70,7 @@ function plan(req: SynthesisRequest, overrides: SynthesisOverrides, ekhoLoaded: 
   const effect = EMOTION_EFFECT[emotion];
   const emotionRate = emotion === 'energetic' && req.speedExplicit ? 1 : effect.rate;
   const f0 = voice.f0 * pitchFactor(req.pitch) * effect.f0 * (overrides.f0Scale ?? 1);
-  let formant = formantScale(voice, engine);
-  if (engine === 'espeak') {
-    // eSpeak's base pitch tops out near 160–170 Hz; reach higher voices with a little more formant shift.
-    const top = espeakMaxF0(zh ? 'cmn-latn-pinyin' : 'en-us');
-    formant = Math.min(1.35, Math.max(formant, f0 / top));
-  }
+  const formant = formantScale(voice, engine);
   return {
     voice,
     engine,
@@ -89,7 +83,7 @@ function plan(req: SynthesisRequest, overrides: SynthesisOverrides, ekhoLoaded: 
 }
 
 function espeakPlan(p: Plan, charsPerSec: number): EspeakPlan {
-  return { rate: p.rate, f0: p.f0, formant: p.formant, range: p.range, charsPerSec, proseCharsPerSec: CHARS_PER_SEC.prose };
+  return { variant: p.voice.variant, rate: p.rate, f0: p.f0, formant: p.formant, range: p.range, charsPerSec, proseCharsPerSec: CHARS_PER_SEC.prose };
 }
 
 async function runZh(engines: Engines, tokens: ZhToken[], p: Plan, charsPerSec: number, warnings: string[]): Promise<EngineAudio> {

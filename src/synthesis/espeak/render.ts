@@ -1,18 +1,19 @@
 /**
- * One eSpeak NG run shaped to a plan: rate (words per minute from the calibration table),
- * base pitch, and — only where eSpeak cannot do it itself — a single TD-PSOLA pass that
- * stretches below its 80 wpm floor, raises F0 above its top pitch, or imposes Mandarin tones
+ * One eSpeak NG run shaped to a plan: voice variant, rate (words per minute from the
+ * calibration table), base pitch (the variant's measured pitch table), and — only where eSpeak cannot do it itself — a single TD-PSOLA pass that
+ * stretches below the slowest rate it reads well (ESPEAK_SLOWEST_WPM), raises F0 above its top pitch, or imposes Mandarin tones
  * (espeak/tones.ts). That pass needs the F0 track, so plain English and Mandarin read with
  * eSpeak's own tones skip it.
  */
 import { trackPitch } from '../../dsp/pitch.js';
 import { psola } from '../dsp/psola.js';
 import type { EngineAudio } from '../types.js';
-import { espeakMaxF0, espeakPitchFor, ESPEAK_WPM_STANDARD } from './calibration.js';
-import { ESPEAK_MIN_WPM, type EspeakBackend, type EspeakVoice } from './engine.js';
+import { espeakMaxF0, espeakPitchFor, ESPEAK_SLOWEST_WPM, ESPEAK_WPM_STANDARD } from './calibration.js';
+import type { EspeakBackend, EspeakVariant, EspeakVoice } from './engine.js';
 import { tonePitch, type ToneTarget } from './tones.js';
 
 export interface EspeakPlan {
+  variant: EspeakVariant;
   /** Rate multiplier relative to the standard rate of `charsPerSec`. */
   rate: number;
   /** Target median F0 and formant factor (F0 and tempo are pre-divided by it). */
@@ -40,9 +41,11 @@ export async function renderEspeak(
 ): Promise<EspeakRender> {
   const wpm = (ESPEAK_WPM_STANDARD[voice] * (p.charsPerSec / p.proseCharsPerSec) * p.rate) / p.formant;
   const target = p.f0 / p.formant;
-  const out = await backend.synth(text, { voice, rateWpm: Math.max(ESPEAK_MIN_WPM, wpm), pitch: espeakPitchFor(voice, target) });
-  const stretch = wpm < ESPEAK_MIN_WPM * 0.98 ? ESPEAK_MIN_WPM / wpm : 1;
-  const raise = Math.max(1, target / espeakMaxF0(voice));
+  const variant = p.variant;
+  const floor = ESPEAK_SLOWEST_WPM[voice];
+  const out = await backend.synth(text, { voice, variant, rateWpm: Math.max(floor, wpm), pitch: espeakPitchFor(voice, variant, target) });
+  const stretch = wpm < floor * 0.98 ? floor / wpm : 1;
+  const raise = Math.max(1, target / espeakMaxF0(voice, variant));
   const toned = tones !== undefined && out.words !== undefined && out.words.length === tones.length && tones.length > 0;
   if (stretch === 1 && raise === 1 && !toned) return { ...out, tonesImposed: tones === undefined };
   const { f0, hopMs } = trackPitch(out.samples, out.sampleRate);
