@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 
 log() { printf '[setup] %s\n' "$*"; }
 
-debian_packages=(ffmpeg sox libsox-fmt-all libpocketsphinx3 pocketsphinx-en-us pocketsphinx espeak-ng curl)
+debian_packages=(ffmpeg sox libsox-fmt-all libpocketsphinx3 pocketsphinx-en-us pocketsphinx espeak-ng curl libvo-amrwbenc0)
 missing=()
 for p in "${debian_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

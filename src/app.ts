@@ -24,6 +24,7 @@ import { registerTtsRoutes } from './tts/routes.js';
 import { createStandardAudio } from './tts/standard-audio.js';
 import { createScorers } from './evaluation/scorers.js';
 import { createRecordingStore } from './evaluation/recordings.js';
+import { createInterimTracker } from './evaluation/ws/interim.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -114,7 +115,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     standardAudio: createStandardAudio(speech, audioStore),
     recordings: createRecordingStore(app, config.dataDir),
   });
-  await registerEvaluationRoutes(app, { service: evaluation, gateway, idleMs: options.wsIdleMs });
+  await registerEvaluationRoutes(app, {
+    service: evaluation,
+    gateway,
+    idleMs: options.wsIdleMs,
+    interim: (cfg, tokenId) => (cfg.coreType === 'open' ? null : createInterimTracker(speech.acoustic(), cfg, tokenId)),
+  });
 
   await registerStorageRoutes(app); // login, console usage, report lookup
 

@@ -234,3 +234,53 @@ test('tier concurrency over the real endpoint: the third concurrent trial evalua
   assert.equal(refused[0].body.code, 42901);
   assert.equal(finished[0], 429, 'the refusal comes back before the admitted evaluations');
 });
+
+test('compat WebSocket interim results arrive while a recording streams at real-time pace', async () => {
+  const c = wsClient(`ws://${base}/sent.eval.cn?token=${account.token}`);
+  await c.next();
+  c.send({ refText: zh.text, language: 'zh-CN', realtime_feedback: true });
+  assert.deepEqual(await c.next(), { event: 'started' });
+  const interims: { at: number; frame: any }[] = [];
+  const others: any[] = [];
+  let streaming = true;
+  const collecting = (async () => {
+    for (;;) {
+      const f = await c.next();
+      if (f.eof === 1) return f;
+      if (f.tokenId !== undefined) interims.push({ at: Date.now(), frame: f });
+      else others.push(f);
+    }
+  })();
+  const started = Date.now();
+  // 640 bytes per 20 ms of 16 kHz 16-bit audio, sent at real-time pace (header with the first chunk).
+  const header = zh.wav.subarray(0, 44);
+  const body = zh.wav.subarray(44);
+  c.ws.send(Buffer.concat([header, body.subarray(0, 640)]));
+  for (let i = 640; i < body.length; i += 640) {
+    await new Promise((r) => setTimeout(r, Math.max(0, started + (i / 640) * 20 - Date.now())));
+    c.ws.send(body.subarray(i, i + 640));
+  }
+  const sentAll = Date.now();
+  streaming = false;
+  c.send({ cmd: 'end' });
+  const final = await collecting;
+  c.ws.close();
+  assert.equal(streaming, false);
+
+  assert.ok(interims.length >= 2, `interim frames: ${interims.length}`);
+  assert.ok(interims.some((i) => i.at < sentAll), 'interim results arrive before the recording ends');
+  const delivered = interims.flatMap((i) => i.frame.result.words.map((w: { word: string }) => w.word));
+  const chars = [...zh.text].filter((ch) => /\p{Script=Han}/u.test(ch));
+  assert.deepEqual(delivered, chars.slice(0, delivered.length), 'each word once, in reference order');
+  assert.ok(delivered.length >= chars.length - 1, `read ${delivered.length} of ${chars.length}`);
+  for (const { frame } of interims) {
+    assert.equal(frame.recordId, '');
+    assert.equal(frame.eof, 0);
+    assert.equal(frame.result.totalUnits, chars.length);
+    for (const w of frame.result.words) assert.ok((w.scores.pronunciation === 100 && w.scores.skipped === 0) || (w.scores.pronunciation === 0 && w.scores.skipped === 1));
+  }
+  const read = interims.map((i) => i.frame.result.readUnits);
+  assert.deepEqual(read, [...read].sort((a, b) => a - b), 'progress only moves forward');
+  assert.ok(others.some((f) => typeof f.result?.bytes === 'number'));
+  assert.match(final.recordId, /^eval_/);
+});

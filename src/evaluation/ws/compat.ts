@@ -25,6 +25,8 @@ import { evaluateRound, parseFrame, send, sendError, sessionTimers, type Realtim
 export interface InterimTracker {
   /** Feeds 16 kHz PCM received so far; resolves to the interim frame to send, or null when nothing new was read. */
   update(pcm: Int16Array): Promise<Record<string, unknown> | null>;
+  /** After the last audio: decodes what is left and returns the last interim frame, if any. */
+  finish(pcm: Int16Array | null): Promise<Record<string, unknown> | null>;
   close(): void;
 }
 
@@ -80,9 +82,24 @@ export function runCompatSession(socket: WebSocket, kind: string, principal: Pri
       if (tracker && pcm) {
         // One update at a time, in order; frames are sent only when something new was read.
         tracking = tracking.then(() => tracker.update(pcm)).then((interim) => {
-          if (interim && round === current && !current.result) send(socket, interim);
+          if (interim && round === current) send(socket, interim);
         }, () => undefined);
       }
+    }
+  };
+
+  /** The last characters of the reading arrive as an interim frame before the final result. */
+  const finishInterim = async (current: Round): Promise<void> => {
+    const tracker = current.tracker;
+    if (!tracker) return;
+    try {
+      await tracking;
+      const last = await tracker.finish(current.intake.pcmSoFar());
+      if (last && round === current) send(socket, last);
+    } catch {
+      // Progress is advisory: the final result does not depend on it.
+    } finally {
+      tracker.close();
     }
   };
 
@@ -107,8 +124,7 @@ export function runCompatSession(socket: WebSocket, kind: string, principal: Pri
     if (cmd === 'end') {
       if (!round) return sendError(socket, invalid('end before the parameter frame'));
       const current = round;
-      current.tracker?.close();
-      current.result ??= evaluateRound(deps, {
+      current.result ??= finishInterim(current).then(() => evaluateRound(deps, {
         principal,
         channel: 'compat-ws',
         config: current.config,
@@ -121,7 +137,7 @@ export function runCompatSession(socket: WebSocket, kind: string, principal: Pri
           if (response.timing) out.timing = { ...response.timing, wsFirstAudioAt: current.firstAudioAt };
           return JSON.stringify(out);
         },
-      });
+      }));
       current.result.then(
         (text) => send(socket, text),
         (err) => {
