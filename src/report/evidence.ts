@@ -82,6 +82,7 @@ export function buildEvidence(a: Assessment, config: EvaluationConfig): ReportEv
     pace,
     findings,
     noEvidence,
+    singleItem: config.coreType === 'word' || config.coreType === 'alpha',
     unitCount: read.length,
     seed: fnv1a(seedText),
   };

@@ -92,6 +92,8 @@ export interface ReportEvidence {
   toneLevel: Level | null;
   pace: 'fast' | 'slow' | 'ok' | 'unknown';
   findings: Finding[];
+  /** Word and alpha kinds: a single item, judged on completeness and pronunciation only. */
+  singleItem: boolean;
   /** Nothing in the audio matched the text. */
   noEvidence: boolean;
   /** Read units and how many there are in the text. */

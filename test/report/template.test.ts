@@ -122,7 +122,7 @@ test('no report body shows a number, over many generated reports', async () => {
       for (const how of ['tone', 'misread', 'skip', 'slow'] as const) {
         for (const [i, slots] of slotSets.entries()) {
           const m = mutate(a, k, how);
-          const cfg = withFields(c, { gradeBand: ((k + i) % 4) + 1 as 1 | 2 | 3 | 4, reportSlots: slots });
+          const cfg = withFields(c, { gradeBand: ((k + i) % 4) + 1 as 1 | 2 | 3 | 4, reportSlots: slots, coreType: k % 3 === 2 ? 'word' : c.coreType });
           const rep = await write(m, cfg);
           for (const t of bodyTexts(rep)) assert.equal(containsNumber(t), false, `${key}/${how}/${k}: ${t}`);
           // The template itself must be clean: the last guard should have had nothing to drop.
@@ -176,4 +176,20 @@ test('slots change emphasis, address and manner, never the dimension of a sugges
     assert.deepEqual(composeTemplate(ev, voiceFromSlots(slots, 'zh-CN')).suggestionIds, ids, JSON.stringify(slots));
   }
   for (const rep of [plain, focus, parent, direct]) assert.deepEqual(Object.keys(rep), Object.keys(plain));
+});
+
+test('single words are judged on completeness and pronunciation; delivery is not commented on', async () => {
+  // The sentence reading stands in for a word: no pauses inside it, so delivery has no findings.
+  const steady = structuredClone(r.zh.a);
+  for (const u of steady.units) u.pauseAfter = { type: 0, duration: 0 };
+  Object.assign(steady.sub, { naturalness: 100, intonation: 100 });
+  const zhWord = await write(steady, withFields(r.zh.config, { coreType: 'word' }));
+  for (const d of ['fluency', 'reading_skill', 'emotion'] as const) {
+    assert.match(zhWord.dimensions[d], /不作评价/);
+    assert.deepEqual(zhWord.dimensionSuggestions[d], []);
+  }
+  assert.equal(zhWord.dimensionScores.speechRate, null, 'no speech rate for a single word');
+  const enWord = await write(r.en.a, withFields(r.en.config, { coreType: 'word' }));
+  assert.match(enWord.dimensions.emotion, /Not assessed for a single word/);
+  assert.doesNotMatch(enWord.summary, /expression|fluency|phrasing/);
 });

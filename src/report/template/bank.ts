@@ -22,6 +22,8 @@ export interface Suggestion {
 export interface PhraseBank {
   comment(d: DimensionKey, findings: Finding[], s: Say): string;
   suggestions(d: DimensionKey, findings: Finding[], s: Say): Suggestion[];
+  /** Comment on a dimension that a single word or letter is not judged on. */
+  notJudged(d: DimensionKey, s: Say): string;
   /** A next step for a reading with nothing to correct (a teacher still says what to try next). */
   nextStep(d: DimensionKey, s: Say): Suggestion;
   /** `order`: dimensions from most to least important for this learner. */

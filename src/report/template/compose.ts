@@ -24,8 +24,12 @@ export interface ReportBody {
 const FLAT_MAX = 6;
 
 /** Dimensions from most to least important: focus first, then weight × (shortfall + finding severity). */
+/** Dimensions a single word or letter is not judged on (delivery needs connected text). */
+export const notJudged = (ev: ReportEvidence, d: DimensionKey) => ev.singleItem && (d === 'fluency' || d === 'reading_skill' || d === 'emotion');
+
 export function priorityOrder(ev: ReportEvidence, voice: Voice): DimensionKey[] {
   const weight = (d: DimensionKey) => {
+    if (notJudged(ev, d)) return -1;
     const findings = ev.findings.filter((f) => f.dimension === d).reduce((a, f) => a + f.severity, 0);
     return ev.weights[d] * (100 - ev.scores[d] + 10 * Math.min(3, findings));
   };
@@ -48,11 +52,12 @@ export function composeTemplate(ev: ReportEvidence, voice: Voice): ReportBody {
   const dimensions = {} as Record<DimensionKey, string>;
   const buckets = {} as Record<DimensionKey, Suggestion[]>;
   for (const d of DIMENSION_KEYS) {
-    dimensions[d] = bank.comment(d, findings[d], say);
-    buckets[d] = bank.suggestions(d, findings[d], say);
+    const skip = notJudged(ev, d) && findings[d].length === 0 && !ev.noEvidence;
+    dimensions[d] = skip ? bank.notJudged(d, say) : bank.comment(d, findings[d], say);
+    buckets[d] = skip ? [] : bank.suggestions(d, findings[d], say);
   }
   if (!ev.noEvidence && DIMENSION_KEYS.every((d) => buckets[d].length === 0)) {
-    const d = [...DIMENSION_KEYS].sort((x, y) => ev.scores[x] - ev.scores[y])[0];
+    const d = DIMENSION_KEYS.filter((x) => !notJudged(ev, x)).sort((x, y) => ev.scores[x] - ev.scores[y])[0];
     buckets[d].push(bank.nextStep(d, say));
   }
   // Flat list: round-robin over dimensions in priority order so the most important come first.
@@ -61,7 +66,7 @@ export function composeTemplate(ev: ReportEvidence, voice: Voice): ReportBody {
     for (const d of order) if (buckets[d][round] && flat.length < FLAT_MAX) flat.push(buckets[d][round].text);
   }
   return {
-    summary: bank.summary(order, findings, say),
+    summary: bank.summary(order.filter((d) => !notJudged(ev, d)), findings, say),
     dimensions,
     suggestions: flat,
     dimensionSuggestions: Object.fromEntries(DIMENSION_KEYS.map((d) => [d, buckets[d].map((s) => s.text)])) as Record<DimensionKey, string[]>,

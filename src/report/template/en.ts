@@ -219,7 +219,8 @@ const OPENERS: Record<Level, string[]> = {
 function summary(order: DimensionKey[], byDim: Record<DimensionKey, Finding[]>, s: Say): string {
   if (s.ev.noEvidence) return 'No reading of the text could be heard in this recording; please check the text and record again.';
   const e = s.ev;
-  const total = order.reduce((a, d) => a + e.weights[d] * e.scores[d], 0);
+  // Over the dimensions judged here (all of them, except delivery for a single word), weights renormalised.
+  const total = order.reduce((a, d) => a + e.weights[d] * e.scores[d], 0) / Math.max(1e-9, order.reduce((a, d) => a + e.weights[d], 0));
   const level: Level = total >= 90 ? 'excellent' : total >= 75 ? 'good' : total >= 60 ? 'fair' : 'weak';
   const opener = s.voice.style === 'lively' && (level === 'excellent' || level === 'good') ? s.v.pick('open', OPENERS[level]).replace(/\.$/, ' — well done!') : s.v.pick('open', OPENERS[level]);
   const issueDim = order.find((d) => byDim[d].some((f) => clause(f, s) !== '' && !(f.kind === 'target-emotion' && f.target!.matched)) || e.levels[d] === 'fair' || e.levels[d] === 'weak');
@@ -241,10 +242,12 @@ function summary(order: DimensionKey[], byDim: Record<DimensionKey, Finding[]>, 
 
 const NEXT: Record<DimensionKey, string> = {
   integrity: 'keep reading every word, and try a longer passage next',
-  accuracy: 'keep the clear pronunciation and try a text with harder words',
+  accuracy: 'keep this clear pronunciation going with a text of harder words',
   fluency: 'try a longer passage at the same smooth pace',
   reading_skill: 'give key words a little more stress to shape each phrase',
   emotion: 'read the same text in a different mood to widen the range of the voice',
 };
 
-export const englishBank: PhraseBank = { comment, suggestions: suggestionsFor, summary, nextStep: (d, s) => ({ id: `${d}-next`, text: advise(s, `next:${d}`, NEXT[d]) }) };
+const notJudgedEn = () => 'Not assessed for a single word or letter, which is judged on completeness and pronunciation only.';
+
+export const englishBank: PhraseBank = { comment, suggestions: suggestionsFor, summary, notJudged: notJudgedEn, nextStep: (d, s) => ({ id: `${d}-next`, text: advise(s, `next:${d}`, NEXT[d]) }) };

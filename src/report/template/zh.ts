@@ -193,11 +193,14 @@ const NEXT: Record<DimensionKey, string> = {
   emotion: '可以尝试用不同的情绪读同样的内容，让声音更有感染力',
 };
 
-export const chineseBank: PhraseBank = { comment, suggestions: suggestionsFor, summary, nextStep: (d, s) => ({ id: `${d}-next`, text: advise(s, `next:${d}`, NEXT[d]) }) };
+const notJudgedZh = (d: DimensionKey, s: Say) => `单个字词的朗读主要看读全和读准，${dimName(s, d)}不作评价。`;
 
-function overallLevel(s: Say): Level {
+export const chineseBank: PhraseBank = { comment, suggestions: suggestionsFor, summary, notJudged: notJudgedZh, nextStep: (d, s) => ({ id: `${d}-next`, text: advise(s, `next:${d}`, NEXT[d]) }) };
+
+/** Over the dimensions judged here (all of them, except delivery for a single word), weights renormalised. */
+function overallLevel(s: Say, order: readonly DimensionKey[]): Level {
   const e = s.ev;
-  const total = (Object.keys(e.weights) as DimensionKey[]).reduce((a, d) => a + e.weights[d] * e.scores[d], 0);
+  const total = order.reduce((a, d) => a + e.weights[d] * e.scores[d], 0) / Math.max(1e-9, order.reduce((a, d) => a + e.weights[d], 0));
   return total >= 90 ? 'excellent' : total >= 75 ? 'good' : total >= 60 ? 'fair' : 'weak';
 }
 
@@ -219,7 +222,7 @@ function headline(d: DimensionKey, fs: Finding[], s: Say): string {
 function summary(order: DimensionKey[], byDim: Record<DimensionKey, Finding[]>, s: Say): string {
   const S = SUBJECT[s.voice.audience];
   if (s.ev.noEvidence) return `这次录音里没有听到与原文对应的朗读，请确认${S === '你' ? '' : S}读的是这段文字后重新录音。`;
-  const level = overallLevel(s);
+  const level = overallLevel(s, order);
   const opener = s.voice.style === 'lively' && (level === 'excellent' || level === 'good') ? `${s.v.pick('open', OPENERS[level])}，真棒！` : `${s.v.pick('open', OPENERS[level])}。`;
   const issueDim = order.find((d) => headline(d, byDim[d], s) !== '');
   const issue = issueDim ? `${headline(issueDim, byDim[issueDim], s)}。` : '';
