@@ -21,6 +21,7 @@ import { registerEvaluationRoutes } from './evaluation/routes/index.js';
 import { createSpeechServices, type SpeechServices } from './speech.js';
 import { createAudioStore, registerAudioRoute } from './tts/audio-store.js';
 import { registerTtsRoutes } from './tts/routes.js';
+import { registerAsrRoute } from './asr/routes.js';
 import { createStandardAudio } from './tts/standard-audio.js';
 import { createScorers } from './evaluation/scorers.js';
 import { createRecordingStore } from './evaluation/recordings.js';
@@ -108,6 +109,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const audioStore = createAudioStore(config.dataDir);
   registerAudioRoute(app, audioStore);
   registerTtsRoutes(app, { storage, speech, audio: audioStore });
+  registerAsrRoute(app, { storage, speech });
 
   const evaluation = createEvaluationService({
     storage,

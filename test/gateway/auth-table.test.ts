@@ -72,6 +72,15 @@ const rows: Row[] = [
     },
   },
   {
+    name: 'POST /api/v1/asr/recognize',
+    accepts: ['appKey', 'bearer', 'signature'],
+    request: (a, m) => {
+      const parts = [{ name: 'language', value: 'xx' }];
+      const form = multipart(parts);
+      return { method: 'POST', url: '/api/v1/asr/recognize', payload: form.payload, headers: { ...form.headers, ...credentials(a, m, () => signForm(a, parts)) } };
+    },
+  },
+  {
     name: 'GET /api/v1/console/tts/voices',
     accepts: ['bearer'],
     request: (a, m) => ({ method: 'GET', url: '/api/v1/console/tts/voices', headers: credentials(a, m, () => signatureHeaders(a.appKey, a.secret, '')) }),
