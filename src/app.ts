@@ -26,6 +26,7 @@ import { createStandardAudio } from './tts/standard-audio.js';
 import { createScorers } from './evaluation/scorers.js';
 import { createRecordingStore } from './evaluation/recordings.js';
 import { createInterimTracker } from './evaluation/ws/interim.js';
+import { createReportWriter } from './report/writer.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -91,10 +92,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const storage = await registerStorage(app); // app.storage (migrated in the background, tracked by /readyz), app.jwt
   const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : null;
   if (redis) app.addHook('onClose', async () => void redis.quit());
+  const limitBackend = createLimitBackend(redis);
   const gateway = registerGateway(app, {
     storage,
     jwt: app.jwt,
-    limitBackend: createLimitBackend(redis),
+    limitBackend,
     limits: config.limits,
     now: options.now,
     idempotency: options.idempotencyWaitMs === undefined ? undefined : { waitMs: options.idempotencyWaitMs },
@@ -115,6 +117,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     storage,
     scorers: createScorers(speech, config.modelsDir),
     standardAudio: createStandardAudio(speech, audioStore),
+    reports: createReportWriter({ llm: config.llm, limitBackend, trialDailyAiReports: config.limits.trialDailyAiReports, now: options.now }),
     recordings: createRecordingStore(app, config.dataDir),
   });
   await registerEvaluationRoutes(app, {

@@ -43,6 +43,8 @@ export type ScorerRegistry = (config: EvaluationConfig) => KindScorer | null;
 
 export interface ReportWriter {
   write(scored: ScoredEvaluation, config: EvaluationConfig, input: EvaluationInput): Promise<Record<string, unknown> | null>;
+  /** Refuses before any work when the report could not be written (e.g. 42902); optional. */
+  checkReportQuota?(principal: EvaluationInput['principal'], config: EvaluationConfig, input: EvaluationInput): Promise<void>;
 }
 
 export interface StandardAudioProvider {
@@ -73,6 +75,7 @@ export function createEvaluationService(deps: EvaluationServiceDeps): Evaluation
     async evaluate(input: EvaluationInput): Promise<EvaluationOutput> {
       const { config, compat, principal } = input;
       const started = performance.now();
+      if (config.includeReport) await deps.reports?.checkReportQuota?.(principal, config, input);
       const audio = input.decoded ?? (await decode(input.audio));
       if (input.channel.startsWith('compat')) {
         const tooShort = minDurationError(audio, 1);

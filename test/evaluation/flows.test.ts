@@ -61,9 +61,15 @@ test('native HTTP, Mandarin: a correct reading scores high, with words, asrText,
   assert.equal(body.result.words.length, [...zh.text].length);
   assert.ok(Array.isArray(body.warnings));
   assert.equal(typeof body.asrText.text, 'string');
+  assert.equal(body.report.rubricVersion, 'v20260705a');
+  assert.equal(typeof body.report.summary, 'string');
+  assert.doesNotMatch(body.report.summary, /[0-9０-９]/);
+  assert.deepEqual(Object.keys(body.report.dimensions).sort(), ['accuracy', 'emotion', 'fluency', 'integrity', 'reading_skill']);
+  assert.ok(body.report.dimensionTree.weights);
   assert.match(res.headers.get('server-timing') ?? '', /^total;dur=\d+, engine;dur=\d+, platform;dur=\d+$/);
   const lookup = await app.inject({ method: 'GET', url: `/api/v1/report/${body.recordId}`, headers: { 'x-app-key': account.appKey } });
   assert.deepEqual(lookup.json().data.score, body.result);
+  assert.deepEqual(lookup.json().data.report, body.report);
 });
 
 test('native HTTP, English, scale 10 and precision 0.1; standard audio on request', async () => {

@@ -197,7 +197,7 @@ test('compat WebSocket: connected with the kind, ping keeps the session, paramet
   assert.deepEqual(await c.next(), { event: 'pong' });
   c.send({ language: 'zh-CN' });
   assert.match((await c.next()).message, /missing refText/);
-  c.send({ refText: '你好', realtime_feedback: true });
+  c.send({ refText: '你好' });
   assert.deepEqual(await c.next(), { event: 'started' });
   // Idle timeout closes the session with a clear error.
   const idle = await c.next();
