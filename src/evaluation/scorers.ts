@@ -11,6 +11,7 @@ import { createEnglishEngine, presentConnected, type EnglishEngine } from '../en
 import type { SpeechServices } from '../speech.js';
 import { createMandarinEngine, type MandarinEngine } from '../zh/engine/engine.js';
 import type { EvaluationConfig } from './config.js';
+import { withCustomPinyin } from './custom-lexicon.js';
 import type { KindScorer, ScoredEvaluation, ScorerRegistry } from './service.js';
 
 const READ_ALOUD_ZH = new Set(['word', 'sentence', 'passage', 'pinyin']);
@@ -35,7 +36,8 @@ export function createScorers(speech: SpeechServices, modelsDir: string): Scorer
     async score({ config, audio, compat }) {
       const stages: Record<string, number> = {};
       const engine = await mandarin();
-      const assessment = await timed(stages, 'assess', () => engine.assess(config, audio));
+      const engineConfig = compat ? withCustomPinyin(config, compat.lexicon) : config;
+      const assessment = await timed(stages, 'assess', () => engine.assess(engineConfig, audio));
       const body = presentReadAloud(assessment, config, { readtypeDiagnosis: compat?.readtypeDiagnosis });
       return { ...body, assessment, engineStages: stages } satisfies ScoredEvaluation;
     },
