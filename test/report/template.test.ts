@@ -13,7 +13,7 @@ import { buildEvidence } from '../../src/report/evidence.js';
 import { containsNumber } from '../../src/report/numbers.js';
 import { REPORT_RUBRIC_VERSION } from '../../src/report/rubric.js';
 import { voiceFromSlots } from '../../src/report/slots.js';
-import { composeTemplate } from '../../src/report/template/compose.js';
+import { composeTemplate, priorityOrder } from '../../src/report/template/compose.js';
 import { DIMENSION_KEYS, type Report } from '../../src/report/types.js';
 import { createReportWriter } from '../../src/report/writer.js';
 import { EN_AUDIO, EN_TEXT, ZH_AUDIO, ZH_TEXT, assess, closeReadings, config } from './readings.js';
@@ -192,4 +192,20 @@ test('single words are judged on completeness and pronunciation; delivery is not
   const enWord = await write(r.en.a, withFields(r.en.config, { coreType: 'word' }));
   assert.match(enWord.dimensions.emotion, /Not assessed for a single word/);
   assert.doesNotMatch(enWord.summary, /expression|fluency|phrasing/);
+});
+
+test('what comes first follows the grade band: an early reader hears about skipped characters first', () => {
+  const ev = buildEvidence(r.zhSkip.a, r.zhSkip.config);
+  // The real skip finding; scores set so that only the band's weights differ between the runs.
+  const skips = ev.findings.filter((f) => f.dimension === 'integrity');
+  assert.ok(skips.length > 0);
+  const even = { ...ev, findings: skips, scores: { integrity: 90, accuracy: 95, fluency: 80, reading_skill: 95, emotion: 95 } };
+  const band = (b: 1 | 4) => {
+    const w = GRADE_BAND_WEIGHTS[b];
+    return { ...even, weights: { integrity: w.integrity, accuracy: w.accuracy, fluency: w.fluency, reading_skill: w.readingSkill, emotion: w.emotion } };
+  };
+  const voice = voiceFromSlots({}, 'zh-CN');
+  assert.equal(priorityOrder(band(1), voice)[0], 'integrity', 'early readers: the skipped characters first');
+  assert.equal(priorityOrder(band(4), voice)[0], 'fluency', 'advanced readers: the weaker fluency first');
+  assert.deepEqual(priorityOrder(band(4), voiceFromSlots({ focus: '情感' }, 'zh-CN'))[0], 'emotion', 'the focus goes first');
 });

@@ -31,7 +31,8 @@ export function priorityOrder(ev: ReportEvidence, voice: Voice): DimensionKey[] 
   const weight = (d: DimensionKey) => {
     if (notJudged(ev, d)) return -1;
     const findings = ev.findings.filter((f) => f.dimension === d).reduce((a, f) => a + f.severity, 0);
-    return ev.weights[d] * (100 - ev.scores[d] + 10 * Math.min(3, findings));
+    // A named problem counts like a fifteen-point shortfall (at most three of them per dimension).
+    return ev.weights[d] * (100 - ev.scores[d] + 15 * Math.min(3, findings));
   };
   const rest = [...DIMENSION_KEYS].filter((d) => !voice.focus.includes(d)).sort((a, b) => weight(b) - weight(a));
   return [...voice.focus, ...rest];
