@@ -226,7 +226,7 @@ function summary(order: DimensionKey[], byDim: Record<DimensionKey, Finding[]>, 
   const issueDim = order.find((d) => byDim[d].some((f) => clause(f, s) !== '' && !(f.kind === 'target-emotion' && f.target!.matched)) || e.levels[d] === 'fair' || e.levels[d] === 'weak');
   const top = issueDim ? byDim[issueDim].find((f) => clause(f, s) !== '') : undefined;
   const issue = issueDim ? `The main thing to work on is ${DIM_NAMES[issueDim]}${top ? `: ${clause(top, s)}` : ''}.` : '';
-  const strong = order.filter((d) => d !== issueDim && (e.levels[d] === 'excellent' || e.levels[d] === 'good')).slice(-2).reverse();
+  const strong = order.filter((d) => d !== issueDim && byDim[d].length === 0 && (e.levels[d] === 'excellent' || e.levels[d] === 'good')).slice(-2).reverse();
   const who = SUBJECT[s.voice.audience];
   const verbs = strong.length > 1 ? ['deserve credit', 'stood out', 'were good'] : ['deserves credit', 'stood out', 'was good'];
   const praise = strong.length ? `${cap(who === 'you' ? 'your' : `${who}'s`)} ${listEn(strong.map((d) => DIM_NAMES[d]))} ${s.v.pick('praise', verbs)}.` : '';

@@ -226,7 +226,7 @@ function summary(order: DimensionKey[], byDim: Record<DimensionKey, Finding[]>, 
   const opener = s.voice.style === 'lively' && (level === 'excellent' || level === 'good') ? `${s.v.pick('open', OPENERS[level])}，真棒！` : `${s.v.pick('open', OPENERS[level])}。`;
   const issueDim = order.find((d) => headline(d, byDim[d], s) !== '');
   const issue = issueDim ? `${headline(issueDim, byDim[issueDim], s)}。` : '';
-  const strong = order.filter((d) => d !== issueDim && (s.ev.levels[d] === 'excellent' || s.ev.levels[d] === 'good')).slice(-2).reverse();
+  const strong = order.filter((d) => d !== issueDim && byDim[d].length === 0 && (s.ev.levels[d] === 'excellent' || s.ev.levels[d] === 'good')).slice(-2).reverse();
   const praise = strong.length ? `${S}的${listZh(strong.map((d) => dimName(s, d)))}${s.v.pick('praise', ['做得好', '值得肯定', '表现不错'])}。` : '';
   const focusFirst = s.voice.focus.length > 0;
   let focusLine = '';
