@@ -73,7 +73,9 @@ function listEn(items: readonly string[], max = 4): string {
   const xs = [...new Set(items)];
   if (xs.length <= 1) return xs[0] ?? '';
   if (xs.length > max) return `${xs.slice(0, max - 1).join(', ')} and others`;
-  return `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`;
+  // Names that already contain "and" (phrasing and intonation) are joined with "as well as".
+  const and = xs.some((x) => x.includes(' and ')) ? ' as well as ' : ' and ';
+  return `${xs.slice(0, -1).join(', ')}${and}${xs[xs.length - 1]}`;
 }
 
 function advise(s: Say, salt: string, clause: string): string {
