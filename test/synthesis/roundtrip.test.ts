@@ -31,7 +31,8 @@ async function synthesizeAndScore(
 ): Promise<{ overall: number; correct: number; total: number; status: string }> {
   const r = await synthesizeWith(await testEngines(), { ...req, format: 'wav' }, overrides);
   const a = await assess(req.text, await decodeAudio(r.audio));
-  const read = a.units.filter((u) => u.charType === 0);
+  // Units of the reference text (readType 0 inside it, 2 omitted); insertions are extra units.
+  const read = a.units.filter((u) => u.charType === 0 && (u.readType === 0 || u.readType === 2));
   return {
     overall: a.overall,
     correct: read.filter((u) => u.readStatus === 'correct').length,
