@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../errors.js';
-import { envelope } from '../http/envelope.js';
+import { envelope, envelopeSchema } from '../http/envelope.js';
 import type { JwtService } from '../auth/jwt.js';
 import type { UserStore } from '../storage/types.js';
 
@@ -57,10 +57,7 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
           },
         },
         response: {
-          200: {
-            type: 'object',
-            properties: { code: { type: 'integer', const: 0 }, message: { type: 'string' }, data: loginData, timestamp: { type: 'integer' } },
-          },
+          200: envelopeSchema(loginData),
         },
       },
     },

@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { invalid } from '../errors.js';
-import { envelope } from '../http/envelope.js';
+import { envelope, envelopeSchema } from '../http/envelope.js';
 import { METERS } from '../metering/meters.js';
 import { addDays, beijingDay, beijingDayStart, daySpan } from '../storage/day.js';
 import type { MeterName, UsageStore } from '../storage/types.js';
@@ -72,29 +72,21 @@ export async function usageRoutes(app: FastifyInstance): Promise<void> {
           },
         },
         response: {
-          200: {
+          200: envelopeSchema({
             type: 'object',
             properties: {
-              code: { type: 'integer', const: 0 },
-              message: { type: 'string' },
-              data: {
-                type: 'object',
-                properties: {
-                  from: { type: 'string' },
-                  to: { type: 'string' },
-                  rows: {
-                    type: 'array',
-                    items: {
-                      type: 'object',
-                      properties: { day: { type: 'string' }, appKey: { type: 'string' }, meter: { type: 'string' }, quantity: { type: 'number' } },
-                    },
-                  },
-                  totals: { type: 'object', additionalProperties: { type: 'number' } },
+              from: { type: 'string' },
+              to: { type: 'string' },
+              rows: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  properties: { day: { type: 'string' }, appKey: { type: 'string' }, meter: { type: 'string' }, quantity: { type: 'number' } },
                 },
               },
-              timestamp: { type: 'integer' },
+              totals: { type: 'object', additionalProperties: { type: 'number' } },
             },
-          },
+          }),
         },
       },
     },

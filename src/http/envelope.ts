@@ -25,3 +25,11 @@ export function envelope<T>(data: T, message = 'success'): Envelope<T> {
 export function errorEnvelope(code: number, message: string): ErrorEnvelope {
   return { code, message, timestamp: Date.now() };
 }
+
+/** JSON schema of a success envelope around `data` (route response schemas, /openapi.json). */
+export function envelopeSchema(data: Record<string, unknown>): Record<string, unknown> {
+  return {
+    type: 'object',
+    properties: { code: { type: 'integer', const: 0 }, message: { type: 'string' }, data, timestamp: { type: 'integer' } },
+  };
+}

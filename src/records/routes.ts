@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError, invalid } from '../errors.js';
-import { envelope } from '../http/envelope.js';
+import { envelope, envelopeSchema } from '../http/envelope.js';
 import type { Principal } from '../auth/types.js';
 import type { RecordStore } from '../storage/types.js';
 import { presentRecord, type ReportView } from './freeze.js';
@@ -40,23 +40,15 @@ export async function recordRoutes(app: FastifyInstance): Promise<void> {
           properties: { recordId: { type: 'string', minLength: 1, maxLength: 200 } },
         },
         response: {
-          200: {
+          200: envelopeSchema({
             type: 'object',
             properties: {
-              code: { type: 'integer', const: 0 },
-              message: { type: 'string' },
-              data: {
-                type: 'object',
-                properties: {
-                  recordId: { type: 'string' },
-                  // Untyped on purpose: the stored JSON is passed through verbatim.
-                  score: { description: 'the complete result of the original evaluation' },
-                  report: { description: 'the stored report' },
-                },
-              },
-              timestamp: { type: 'integer' },
+              recordId: { type: 'string' },
+              // Untyped on purpose: the stored JSON is passed through verbatim.
+              score: { description: 'the complete result of the original evaluation' },
+              report: { description: 'the stored report' },
             },
-          },
+          }),
         },
       },
     },

@@ -19,7 +19,7 @@ import type { EvaluationConfig } from '../config.js';
 import { assertKindAllowed } from '../routes/common.js';
 import { compatBody } from '../routes/compat-http.js';
 import type { CompatOptions } from '../types.js';
-import { evaluateRound, parseFrame, send, sendError, sessionTimers, type RealtimeDeps } from './realtime.js';
+import { deliverRound, evaluateRound, parseFrame, send, sendError, sessionTimers, type RealtimeDeps } from './realtime.js';
 
 /** Live reading progress for the mobile intermediate results (built from the engines). */
 export interface InterimTracker {
@@ -138,13 +138,9 @@ export function runCompatSession(socket: WebSocket, kind: string, principal: Pri
           return JSON.stringify(out);
         },
       }));
-      current.result.then(
-        (text) => send(socket, text),
-        (err) => {
-          if (round === current) round = null;
-          sendError(socket, err);
-        },
-      );
+      deliverRound(socket, current.result, () => {
+        if (round === current) round = null;
+      });
       return;
     }
     if (cmd === undefined || cmd === 'start') {

@@ -19,7 +19,7 @@ import { invalid } from '../../errors.js';
 import { parseEvaluationConfig, type EvaluationConfig } from '../config.js';
 import { isCompatKind } from '../compat.js';
 import { assertKindAllowed, unknownCoreType } from '../routes/common.js';
-import { evaluateRound, parseFrame, send, sendError, sessionTimers, type RealtimeDeps } from './realtime.js';
+import { deliverRound, evaluateRound, parseFrame, send, sendError, sessionTimers, type RealtimeDeps } from './realtime.js';
 
 /** Flags the server fixes for WebSocket sessions (spec: client values are ignored). */
 const WS_FLAGS = { includeReport: true, includeAsrText: true, includeStandardAudio: false } as const;
@@ -76,13 +76,9 @@ export function runNativeSession(socket: WebSocket, request: FastifyRequest, pri
         receivedAt: current.receivedAt,
         frame: (response) => JSON.stringify({ event: 'result', ...response }),
       });
-      current.result.then(
-        (text) => send(socket, text),
-        (err) => {
-          if (round === current) round = null;
-          sendError(socket, err);
-        },
-      );
+      deliverRound(socket, current.result, () => {
+        if (round === current) round = null;
+      });
       return;
     }
     // Other commands (including `stop`) are ignored, as the spec says.

@@ -134,3 +134,17 @@ export async function evaluateRound(deps: RealtimeDeps, round: Round): Promise<s
     if (release) await release();
   }
 }
+
+/**
+ * Sends a round's final frame when it is ready, or its error; `onFailure` lets the session
+ * forget a failed round (a new start or parameter frame is then needed).
+ */
+export function deliverRound(socket: WebSocket, result: Promise<string>, onFailure: () => void): void {
+  result.then(
+    (text) => send(socket, text),
+    (err) => {
+      onFailure();
+      sendError(socket, err);
+    },
+  );
+}
