@@ -34,6 +34,54 @@ export function slotFor(table: SyllableTable, syllable: string, optional: boolea
   return prons ? { alternatives: [{ label: syllable, prons }], optional } : null;
 }
 
+/**
+ * Frames inside silence/filler units that are as loud as speech (within 15 dB of the recording's
+ * 95th-percentile frame level). With skippable slots the grammar search can skip a run of
+ * characters and let the silence model absorb their speech, typically when a phrase occurs
+ * twice in the text and the first reading is matched to the second occurrence.
+ */
+export function loudSilenceFrames(pcm: Int16Array, silences: readonly { startFrame: number; endFrame: number }[]): number {
+  const frames = Math.floor(pcm.length / 160);
+  const db = new Float64Array(frames);
+  for (let f = 0; f < frames; f++) {
+    let e = 0;
+    for (let i = f * 160; i < (f + 1) * 160; i++) e += (pcm[i] / 32768) ** 2;
+    db[f] = 10 * Math.log10(e / 160 + 1e-12);
+  }
+  const sorted = [...db].sort((a, b) => a - b);
+  const level = sorted[Math.floor(0.95 * (sorted.length - 1))] ?? -120;
+  let loud = 0;
+  for (const s of silences) for (let f = Math.max(0, s.startFrame); f < Math.min(frames, s.endFrame); f++) if (db[f] > level - 15) loud++;
+  return loud;
+}
+
+/**
+ * Frames by which syllables exceed three times the median syllable: the phone pass hands the
+ * frames of skipped speech to a neighbour instead of silence.
+ */
+export function overlongFrames(al: ReadingAlignment): number {
+  const d = al.syllables.flatMap((s) => (s ? [s.endFrame - s.startFrame] : [])).sort((a, b) => a - b);
+  if (d.length === 0) return 0;
+  const median = d[Math.floor(d.length / 2)];
+  return d.reduce((sum, x) => sum + Math.max(0, x - 3 * median), 0);
+}
+
+/** Loud silence plus overlong syllables beyond this (300 ms) make the skippable alignment suspect. */
+export const MAX_LOUD_SILENCE_FRAMES = 30;
+
+/**
+ * Aligns with skippable characters; when that alignment hides speech in silence (see
+ * loudSilenceFrames) it is replaced by the alignment with every character required, so this
+ * reading's omissions are then left to the second look at single characters.
+ */
+export async function alignWithOmissions(backend: AcousticBackend, table: SyllableTable, syllables: readonly string[], pcm: Int16Array): Promise<ReadingAlignment> {
+  const first = await alignReading(backend, table, syllables, pcm, { gop: true, optional: true });
+  if (!first.ok || !first.syllables.some((s, k) => !s && first.modelled[k])) return first;
+  if (loudSilenceFrames(pcm, first.silences) + overlongFrames(first) <= MAX_LOUD_SILENCE_FRAMES) return first;
+  const strict = await alignReading(backend, table, syllables, pcm, { gop: true, optional: false });
+  return strict.ok ? strict : first;
+}
+
 export async function alignReading(
   backend: AcousticBackend,
   table: SyllableTable,

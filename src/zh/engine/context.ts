@@ -10,9 +10,10 @@
  * engine on S0150: 91% recall at 6% false rejections, against 54% at 9% for the syllable's own
  * segment judged alone.
  *
- * Insertions: where two consecutive syllables take much longer than the reader's own syllables,
- * the window may hold extra speech; it is decoded with up to two free optional syllables between
- * them and the gain over the plain pair, per frame of the inserted speech, is the evidence.
+ * Insertions: where two consecutive syllables take longer than the reader's own syllables, the
+ * pair's window is decoded with the backend's garbage loop of phones allowed between them; the
+ * loop only wins frames the pair cannot explain, and frames it wins are inserted speech. Only
+ * then is the window decoded with up to two free optional syllables, to name what was said.
  */
 import type { AcousticBackend, AlignResult, GrammarSlot } from '../../acoustic/types.js';
 import type { AlignedSyllable } from './align.js';
@@ -82,7 +83,27 @@ function nearest(aligned: readonly (AlignedSyllable | null)[], k: number, dir: -
   return -1;
 }
 
-/** Checks the gap after character k (to the next aligned one) for inserted syllables. */
+/** Frames the garbage phone loop takes between character k and the next aligned one. */
+export async function insertedFrames(
+  backend: AcousticBackend,
+  table: SyllableTable,
+  pcm: Int16Array,
+  aligned: readonly (AlignedSyllable | null)[],
+  labels: readonly string[],
+  k: number,
+): Promise<{ frames: number; startFrame: number; endFrame: number }> {
+  const none = { frames: 0, startFrame: 0, endFrame: 0 };
+  const n = nearest(aligned, k, +1);
+  if (!aligned[k] || n < 0 || !table.prons.has(labels[k]) || !table.prons.has(labels[n])) return none;
+  const window = { startFrame: Math.max(0, aligned[k]!.startFrame - MARGIN), endFrame: Math.min(aligned[n]!.endFrame + MARGIN, Math.floor(pcm.length / 160)) };
+  const r = await backend.align('zh', pcm, { slots: [fixed(table, labels[k]), fixed(table, labels[n])], allowInsertions: true }, { window });
+  if (!r.ok) return none;
+  const ins = r.units.filter((u) => u.slot < 0 && u.label === '<ins>');
+  if (ins.length === 0) return none;
+  return { frames: ins.reduce((a, u) => a + u.endFrame - u.startFrame, 0), startFrame: ins[0].startFrame, endFrame: ins[ins.length - 1].endFrame };
+}
+
+/** Names the syllables inserted after character k (up to two free optional syllables). */
 export async function findInsertion(
   backend: AcousticBackend,
   table: SyllableTable,

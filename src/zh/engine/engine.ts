@@ -18,9 +18,9 @@ import { MAX_REFERENCE_CHARS, type EvaluationConfig } from '../../evaluation/con
 import { invalid } from '../../errors.js';
 import { classifyTone, loadToneModel, type ToneModel } from '../tone/classifier.js';
 import { pitchContext, toneEvidence } from '../tone/extract.js';
-import { alignReading, type ReadingAlignment } from './align.js';
+import { alignWithOmissions, type ReadingAlignment } from './align.js';
 import { assemble } from './assemble.js';
-import { compete, findInsertion, recoverSkipped, type Competition, type Insertion } from './context.js';
+import { compete, findInsertion, insertedFrames, recoverSkipped, type Competition, type Insertion } from './context.js';
 import { acceptInsertion, CALIBRATION, gopScore, judgeTone, pronunciationScore, substitutionThreshold, syllableGop } from './judge.js';
 import { energyDb, prosody, type TimedSyllable } from './prosody.js';
 import { acceptedTones } from './sandhi.js';
@@ -62,11 +62,11 @@ async function assess(
   const text = analyzeRequestText(config);
   const labels = text.read.map((i) => text.tokens[i].syllable);
   const quality = analyzeQuality(audio.pcm, audio.sampleRate).warnings;
-  const al = await alignReading(backend, table, labels, audio.pcm, { gop: true, optional: true });
+  const al = await alignWithOmissions(backend, table, labels, audio.pcm);
   const heardLabels = [...labels];
-  const others = al.ok ? await recoverAll(backend, table, audio.pcm, al, labels, config.slack) : new Map<number, string>();
-  const comps = al.ok ? await competeAll(backend, table, audio.pcm, al, heardLabels, config.slack, others) : [];
-  const insertions = al.ok ? await insertionsOf(backend, table, audio.pcm, al, heardLabels) : [];
+  const recovered = al.ok ? await recoverAll(backend, table, audio.pcm, al, labels, config.slack) : { others: new Map<number, string>(), reduced: new Set<number>() };
+  const comps = al.ok ? await competeAll(backend, table, audio.pcm, al, heardLabels, config.slack, recovered) : [];
+  const insertions = al.ok ? await insertionsOf(backend, table, audio.pcm, al, heardLabels, config.slack) : [];
   const ctx = al.ok ? pitchContext(audio.pcm, audio.sampleRate) : null;
   const tones = toneEvidence(ctx, al.syllables, text.read.map((i) => text.tokens[i].sandhiTone));
   const threshold = substitutionThreshold(config.slack);
@@ -92,10 +92,11 @@ async function assess(
       pauseAfter: j === undefined ? 0 : timed.list[j].gapAfter,
     };
   });
-  const units = buildUnits(table, text, judged, insertions.filter((x) => acceptInsertion(x.syllables.length, x.evidence, config.slack)), heardLabels);
+  const units = buildUnits(table, text, judged, insertions, heardLabels);
   const substitutedShare = judged.filter((j) => j.substituted).length / Math.max(1, judged.filter((j) => j.aligned).length);
   // Nothing to do with the text: alignment impossible, or most characters read as something else.
-  const noEvidence = !al.ok || judged.every((j) => !j.aligned) || substitutedShare > 0.6;
+  // The quality check's own "no valid audio" (1001) also voids the scores (spec: not trustworthy).
+  const noEvidence = !al.ok || judged.every((j) => !j.aligned) || substitutedShare > 0.6 || quality.some((w) => w.code === 1001);
   return assemble({ config, text, units, prosody: pros, quality, noEvidence, durationSec: audio.durationSec, versions });
 }
 
@@ -111,20 +112,24 @@ export async function competeAll(
   al: ReadingAlignment,
   labels: string[],
   slack: number,
-  others: ReadonlyMap<number, string> = new Map(),
+  recovered: { others: ReadonlyMap<number, string>; reduced: ReadonlySet<number> } = { others: new Map(), reduced: new Set() },
 ): Promise<(Competition | null)[]> {
   const threshold = substitutionThreshold(slack);
   const out: (Competition | null)[] = [];
+  // Reduced syllables put back by recoverAll are too short to judge or to serve as context.
+  const view = al.syllables.map((s, k) => (recovered.reduced.has(k) ? null : s));
   for (let k = 0; k < labels.length; k++) {
     // Recovered as another syllable: evidence set to twice the threshold (caps pronunciation near 30).
-    const other = others.get(k);
-    out.push(other !== undefined ? { heard: other, evidence: 2 * threshold } : await compete(backend, table, pcm, al.syllables, labels, k));
+    const other = recovered.others.get(k);
+    if (other !== undefined) out.push({ heard: other, evidence: 2 * threshold });
+    else if (recovered.reduced.has(k)) out.push({ heard: labels[k], evidence: 0 });
+    else out.push(await compete(backend, table, pcm, view, labels, k));
   }
   const flagged = out.flatMap((c, k) => (c && c.evidence > threshold ? [k] : []));
   if (flagged.length === 0) return out;
   for (const k of flagged) labels[k] = out[k]!.heard;
   const again = new Set(flagged.flatMap((k) => [k - 1, k + 1]).filter((k) => k >= 0 && k < labels.length && !flagged.includes(k)));
-  for (const k of again) out[k] = await compete(backend, table, pcm, al.syllables, labels, k);
+  for (const k of again) if (!recovered.reduced.has(k)) out[k] = await compete(backend, table, pcm, view, labels, k);
   return out;
 }
 
@@ -132,8 +137,16 @@ export async function competeAll(
  * Gives skipped characters a second look (context.ts recoverSkipped): reduced ones are put back
  * into the alignment, ones read as another syllable are returned with what was heard.
  */
-async function recoverAll(backend: AcousticBackend, table: SyllableTable, pcm: Int16Array, al: ReadingAlignment, labels: readonly string[], slack: number): Promise<Map<number, string>> {
+async function recoverAll(
+  backend: AcousticBackend,
+  table: SyllableTable,
+  pcm: Int16Array,
+  al: ReadingAlignment,
+  labels: readonly string[],
+  slack: number,
+): Promise<{ others: Map<number, string>; reduced: Set<number> }> {
   const others = new Map<number, string>();
+  const reduced = new Set<number>();
   const f = 1 + CALIBRATION.SLACK_FACTOR * slack;
   const limits = { readLoss: CALIBRATION.SKIP_READ_LOSS + CALIBRATION.SLACK_FACTOR * slack, otherGain: CALIBRATION.SKIP_OTHER_GAIN * f };
   for (let k = 0; k < labels.length; k++) {
@@ -143,8 +156,9 @@ async function recoverAll(backend: AcousticBackend, table: SyllableTable, pcm: I
     al.syllables[k] = r.syllable;
     clipNeighbours(al, k);
     if (r.status === 'other' && r.heard && !table.same(r.heard, labels[k])) others.set(k, r.heard);
+    else reduced.add(k);
   }
-  return others;
+  return { others, reduced };
 }
 
 /** A recovered syllable takes its frames back from the neighbours that had absorbed them. */
@@ -164,7 +178,7 @@ function clipNeighbours(al: ReadingAlignment, k: number): void {
   }
 }
 
-export async function insertionsOf(backend: AcousticBackend, table: SyllableTable, pcm: Int16Array, al: ReadingAlignment, labels: readonly string[]): Promise<Insertion[]> {
+export async function insertionsOf(backend: AcousticBackend, table: SyllableTable, pcm: Int16Array, al: ReadingAlignment, labels: readonly string[], slack = 0): Promise<Insertion[]> {
   const present = al.syllables.flatMap((s, k) => (s ? [k] : []));
   const durs = present.map((k) => al.syllables[k]!.endFrame - al.syllables[k]!.startFrame).sort((a, b) => a - b);
   if (durs.length < 2) return [];
@@ -175,8 +189,11 @@ export async function insertionsOf(backend: AcousticBackend, table: SyllableTabl
     const b = al.syllables[present[j + 1]]!;
     const speech = a.endFrame - a.startFrame + (b.endFrame - b.startFrame);
     if (speech < CALIBRATION.INSERTION_GAP_SYLLABLES * median) continue;
-    const ins = await findInsertion(backend, table, pcm, al.syllables, labels, present[j]);
-    if (ins) out.push(ins);
+    const garbage = await insertedFrames(backend, table, pcm, al.syllables, labels, present[j]);
+    if (!acceptInsertion(garbage.frames, slack)) continue;
+    const named = await findInsertion(backend, table, pcm, al.syllables, labels, present[j]);
+    // The garbage loop found speech; the free syllables name it (one unnamed syllable if they cannot).
+    out.push(named ?? { after: present[j], syllables: [{ syllable: '', startFrame: garbage.startFrame, endFrame: garbage.endFrame }], evidence: 0 });
   }
   return out;
 }

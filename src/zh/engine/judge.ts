@@ -32,36 +32,32 @@ export const CALIBRATION = {
    */
   TONE_ERROR_POSTERIOR: 0.12,
   /**
-   * Inserted speech. A pair of consecutive syllables whose speech lasts at least this many of
-   * the reader's median syllables is checked (S0150: native pairs have a median of 1.9 and a
-   * 90th percentile of 2.4; pairs hiding two removed characters ran from 1.6 to 5.4).
+   * Inserted speech. Pairs of consecutive syllables whose speech lasts at least this many of the
+   * reader's median syllables are checked (S0150: native pairs have a median of 1.9; pairs hiding
+   * two removed characters measured 1.6 to 5.4).
    */
-  INSERTION_GAP_SYLLABLES: 1.8,
+  INSERTION_GAP_SYLLABLES: 1.5,
   /**
-   * Gain per frame of the inserted speech needed to accept it: two free syllables 2.0 nats
-   * (pairs hiding two characters: 21 of 23 above it; native pairs: 2 of 300); a lone free
-   * syllable can fit a lengthened neighbour (native pairs gave up to 8 nats), so one syllable
-   * alone needs 6.5.
+   * Frames the garbage loop must win to count as inserted speech (200 ms, about a syllable).
+   * S0150: 0 frames in 73 native pairs, 40–82 frames in 8 of 8 pairs hiding two characters.
    */
-  INSERTION_NATS_PAIR: 2.0,
-  INSERTION_NATS_SINGLE: 6.5,
+  INSERTION_MIN_FRAMES: 20,
   /**
    * Skipped characters (context.ts recoverSkipped). Putting the reference back must lower the
    * window's cost (loss below −0.5 nats per frame) to count as read: the two native syllables
    * the alignment skipped (reduced 那, 儿) measured −0.65 and −0.86, while 26 of 30 characters
    * added to the reference and not spoken measured above −0.5 (they ranged from −2.3 to 16, so
    * the loss alone separates poorly and this errs towards reporting omissions). A free syllable
-   * must gain more than the lone-insertion threshold per frame to count as another syllable
-   * (not-spoken characters gained −1.7 to 2.2).
+   * must gain more than 6.5 nats per frame to count as another syllable (not-spoken characters
+   * gained −1.7 to 2.2; a lone free syllable fitting a lengthened native neighbour gained up to 8).
    */
   SKIP_READ_LOSS: -0.5,
   SKIP_OTHER_GAIN: 6.5,
 } as const;
 
-/** Whether an insertion check's result is strong enough to report. */
-export function acceptInsertion(syllables: number, evidence: number, slack: number): boolean {
-  const need = syllables >= 2 ? CALIBRATION.INSERTION_NATS_PAIR : CALIBRATION.INSERTION_NATS_SINGLE;
-  return evidence > need * (1 + CALIBRATION.SLACK_FACTOR * slack);
+/** Whether the garbage loop took enough frames to report inserted speech. */
+export function acceptInsertion(frames: number, slack: number): boolean {
+  return frames >= CALIBRATION.INSERTION_MIN_FRAMES * (1 + CALIBRATION.SLACK_FACTOR * slack);
 }
 
 export function substitutionThreshold(slack: number): number {
