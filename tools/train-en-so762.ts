@@ -112,8 +112,12 @@ async function extract(split: 'train' | 'test', cache: string, limit: number): P
   for (const id of ids) {
     const file = cachePath(cache, split, id);
     if (!fs.existsSync(file)) {
-      const entry = await extractOne(backend, lexicon, split, id, scores[id].text);
-      fs.writeFileSync(file, JSON.stringify(entry));
+      try {
+        fs.writeFileSync(file, JSON.stringify(await extractOne(backend, lexicon, split, id, scores[id].text)));
+      } catch (err) {
+        // Reported and left out (counted in the figures), never silently dropped.
+        console.error(`${split} ${id} (${scores[id].text}): ${(err as Error).message}`);
+      }
     }
     if (++done % 50 === 0) console.error(`${split}: ${done}/${ids.length}`);
   }
