@@ -3,7 +3,7 @@
  * substitutions, wrong tones, omissions and insertions, each made by a seeded alteration of
  * the reference (tools/validity-zh-cases.ts). Prints a table and ends with one JSON line.
  *
- *   npm run validity:zh -- --subset      CI: 8 sentences (under 3 minutes on an idle machine)
+ *   npm run validity:zh -- --subset      CI: 16 sentences (about 75 s on an idle 2-core machine)
  *   npm run validity:zh                  all sentences without Latin letters (long)
  *   options: --limit N, --seed S, --data DIR (another speaker's folder of the same layout)
  */
@@ -57,7 +57,7 @@ function utterances(): { id: string; text: string }[] {
     return { id, text };
   });
   const clean = all.filter((u) => [...u.text].every((c) => /\p{Script=Han}/u.test(c)) && [...u.text].length >= 6);
-  const limit = Number(arg('--limit') ?? (SUBSET ? 8 : clean.length));
+  const limit = Number(arg('--limit') ?? (SUBSET ? 16 : clean.length));
   const step = Math.max(1, Math.floor(clean.length / limit));
   return clean.filter((_, i) => i % step === 0).slice(0, limit);
 }
