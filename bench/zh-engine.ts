@@ -53,7 +53,7 @@ async function main(): Promise<void> {
     const [al, tAlign] = await cpuMs(() => alignReading(backend, table, labels, audio.pcm, { gop: true, optional: true }));
     const [, tComp] = await cpuMs(() => competeAll(backend, table, audio.pcm, al, [...labels], 0));
     const [, tIns] = await cpuMs(() => insertionsOf(backend, table, audio.pcm, al, labels));
-    const [, tTone] = await cpuMs(async () => toneEvidence(pitchContext(audio.pcm, 16000), al.syllables).features.map((f) => (f ? classifyTone(model, f) : null)));
+    const [, tTone] = await cpuMs(async () => toneEvidence(pitchContext(audio.pcm, 16000), al.syllables, zh.read.map((r) => zh.tokens[r].sandhiTone)).features.map((f) => (f ? classifyTone(model, f) : null)));
     const [, tTotal] = await cpuMs(async () => presentReadAloud(await engine.assess(config, audio), config));
     if (n === 0) continue; // warm-up
     stages.align.push(tAlign);
