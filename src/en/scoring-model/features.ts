@@ -65,11 +65,18 @@ export function wordFeatures(w: WordEvidence, phoneScores: readonly number[], st
   ];
 }
 
-export const UTTERANCE_FEATURES = [
+const UTTERANCE_BASE = [
   'meanPhoneScore', 'p10PhoneScore', 'meanWordScore', 'minWordScore', 'omittedShare', 'uttGop', 'badPhoneShare',
   'wordsPerMinute', 'phonesPerSecond', 'pauseCount', 'pauseSecondsShare', 'hesitations', 'meanPauseMs',
   'stressMatchedShare', 'rangeSt', 'alignFailed', 'logWords', 'leadTrailShare',
 ] as const;
+
+/**
+ * Utterance inputs and their squares: rate, pauses and scores relate to the experts' fluency
+ * and total non-linearly (too slow and too fast both lose). Chosen by speaker-grouped
+ * cross-validation on the train half (Pearson of held-out total 0.614 linear, 0.625 with squares).
+ */
+export const UTTERANCE_FEATURES: readonly string[] = [...UTTERANCE_BASE, ...UTTERANCE_BASE.map((n) => `${n}^2`)];
 
 export function utteranceFeatures(
   ev: ReadingEvidence,
@@ -85,13 +92,14 @@ export function utteranceFeatures(
   const poly = stresses.filter((s) => s.polysyllabic);
   const speech = Math.max(0.01, (ev.speechEnd - ev.speechStart) / 100);
   const total = Math.max(0.01, ev.frames / 100);
-  return [
+  const base = [
     mean([...phoneScores]), sorted[Math.floor(sorted.length * 0.1)] ?? 0, mean([...wordScores]), Math.min(...wordScores),
     omitted / n, utteranceGop(ev), phoneScores.filter((s) => s < 0.5).length / Math.max(1, phoneScores.length),
     Math.min(250, fl.wordsPerMinute), Math.min(20, fl.phonesPerSecond), fl.pauseCount, fl.pauseSeconds / speech,
     fl.hesitations, Math.min(3000, fl.meanPauseMs), poly.length ? poly.filter((s) => s.matched).length / poly.length : 1,
     Math.min(24, into.rangeSt), ev.ok ? 0 : 1, Math.log(n), Math.max(0, (total - speech) / total),
   ];
+  return [...base, ...base.map((v) => (Number.isFinite(v) ? v * v : 0))];
 }
 
 /** Mean GOP over all reference phones (skipped words count with their floor GOP). */
