@@ -7,6 +7,7 @@
  * Ends with one JSON line of the figures. Options: --rounds N (sentence rounds, default 20).
  */
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
@@ -94,6 +95,18 @@ function pct(values: number[], p: number): number {
   return Math.round(s[Math.min(s.length - 1, Math.floor(p * (s.length - 1) + 0.5))]);
 }
 
+/** A POST without client-side time limits (long passages under load take minutes). */
+function post(url: string, body: Buffer, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'POST', headers: { ...headers, 'content-length': String(body.length) } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
 async function httpLatencies(base: string, appKey: string, s: Sample, n: number, concurrency: number): Promise<number[]> {
   const { body, type } = multipart({ coreType: s.coreType, language: s.language, referenceText: s.text, paragraphNeedWordScore: 1 }, s.wav);
   const times: number[] = [];
@@ -102,9 +115,8 @@ async function httpLatencies(base: string, appKey: string, s: Sample, n: number,
     while (next < n) {
       next += 1;
       const start = performance.now();
-      const res = await fetch(`${base}/api/v1/evaluate`, { method: 'POST', body: new Uint8Array(body), headers: { 'content-type': type, 'x-app-key': appKey } });
-      await res.arrayBuffer();
-      if (res.status !== 200) throw new Error(`HTTP ${res.status}`);
+      const status = await post(`${base}/api/v1/evaluate`, body, { 'content-type': type, 'x-app-key': appKey });
+      if (status !== 200) throw new Error(`HTTP ${status}`);
       times.push(performance.now() - start);
     }
   };
