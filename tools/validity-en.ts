@@ -1,7 +1,8 @@
 /**
  * Validity of the English engine on real speech (`npm run validity:en`; `--subset` for CI,
- * under 3 minutes; full by default). Prints each table and ends with one JSON line of the
- * figures. Protocol (issue 7):
+ * under 3 minutes; full by default; `--only so762|native|nonnative|phrasing` for one part;
+ * `--extract` to align speechocean762 test utterances missing from the extraction cache).
+ * Prints each table and ends with one JSON line of the figures. Protocol (issue 7):
  * 1. speechocean762 test half: Pearson with the experts at phone, word and utterance level
  *    (the model is fitted on the train half only by tools/train-en-so762.ts);
  * 2. native correct reading (librivox, ljspeech, harvard): median overall, share of words and

@@ -41,10 +41,13 @@ export function buildAssessment(input: BuildInput): EnglishAssessment {
   const prosody = judgeProsody(plan, scored);
   const u = scored.utterance;
   // Accuracy is the fitted utterance score, held down to the words' own (GOP-capped) mean so
-  // that speech of other words cannot score well; fluency, reading skill and emotion only count
-  // over speech that matches the text, so they shrink with the share of words read correctly.
+  // that speech of other words cannot score well. Fluency, reading skill and emotion only count
+  // when the speech is the text: they shrink once fewer than half of the words are read
+  // correctly (down to 0.3 of their value when none is), and are otherwise left alone, so that
+  // pronunciation is not counted a second time in them.
   const wordMean = words.reduce((a, w) => a + w.accuracy, 0) / Math.max(1, words.length);
-  const credit = 0.3 + 0.7 * (words.filter((w) => w.readStatus === 'correct').length / Math.max(1, words.length));
+  const correctShare = words.filter((w) => w.readStatus === 'correct').length / Math.max(1, words.length);
+  const credit = Math.min(1, 0.3 + 1.4 * correctShare);
   const dimensions = {
     integrity: clamp100(readShare * 100),
     accuracy: Math.min(fromExpert(u.accuracy, EXPERT_FULL.utterance), wordMean + 10),
