@@ -210,7 +210,8 @@ async function nonNative(): Promise<void> {
   // Staged as FLAC (lossless) under the metadata's .wav names.
   const fileOf = (r: string[]) => path.join(dir, r[col('file_name')].replace(/\.wav$/, '.flac'));
   const addr = rows.filter((r) => r[col('file_name')].startsWith('audio_data/Addresses/') && fs.existsSync(fileOf(r)));
-  const picked = subset ? addr.filter((_, i) => i % 6 === 0) : addr;
+  // The subset keeps some native speakers so that both sides of the comparison are present.
+  const picked = subset ? addr.filter((r, i) => i % 6 === 0 || (i % 3 === 0 && /english/i.test(r[col('Native Language')]))) : addr;
   const byL1 = new Map<string, number[]>();
   const accent: number[] = [];
   const accuracy: number[] = [];
