@@ -50,7 +50,8 @@ export function createScorers(speech: SpeechServices, modelsDir: string): Scorer
       // `.pro` adaptive variants accept the speaker's own variety: British variants are added
       // beside the American ones (the en-GB lexicon keeps both), and readtype diagnosis is on.
       const engineConfig: EvaluationConfig = compat?.adaptive ? { ...config, language: 'en-GB' } : config;
-      const assessment = await timed(stages, 'assess', () => engine.assess(engineConfig, audio));
+      const custom = compat?.lexicon ?? {};
+      const assessment = await timed(stages, 'assess', () => engine.assess(engineConfig, audio, { customPronunciations: custom }));
       const body = presentReadAloud({ ...assessment, language: config.language }, config, {
         readtypeDiagnosis: compat?.readtypeDiagnosis || compat?.adaptive,
       });

@@ -15,7 +15,7 @@ import { loadEnglishScoringModel, type EnglishScoringModel } from '../scoring-mo
 import { assessConnectedSpeech, type ConnectedResult } from '../connected/assess.js';
 import { buildAssessment } from './build.js';
 import { readEvidence, rescueSkipped, type ReadingEvidence } from './evidence.js';
-import { grammarOf, planReading, type ReadingPlan } from './plan.js';
+import { grammarOf, planReading, withCustomPronunciations, type ReadingPlan } from './plan.js';
 import { scoreReading } from './score.js';
 import { measureSignal, type SignalFrames } from './signal.js';
 import type { EnglishAssessment } from './types.js';
@@ -29,11 +29,16 @@ export interface EnglishEngineDeps {
   model?: EnglishScoringModel;
 }
 
+export interface ReadingOptions {
+  /** Caller-supplied pronunciations, word → ARPAbet strings, accepted beside the lexicon's. */
+  customPronunciations?: Readonly<Record<string, string[]>>;
+}
+
 export interface EnglishEngine {
   /** The shared Assessment, for src/assessment's presentReadAloud. */
-  assess(config: EvaluationConfig, audio: DecodedAudio): Promise<Assessment>;
+  assess(config: EvaluationConfig, audio: DecodedAudio, opts?: ReadingOptions): Promise<Assessment>;
   /** Everything measured (scores before slack), for tools, reports and tests. */
-  inspect(config: EvaluationConfig, audio: DecodedAudio): Promise<EnglishAssessment>;
+  inspect(config: EvaluationConfig, audio: DecodedAudio, opts?: ReadingOptions): Promise<EnglishAssessment>;
   assessConnected(config: EvaluationConfig, audio: DecodedAudio): Promise<ConnectedResult>;
 }
 
@@ -49,13 +54,13 @@ export function createEnglishEngine(deps: EnglishEngineDeps): EnglishEngine {
   const model = deps.model ?? loadEnglishScoringModel();
   const getLexicon = () => (lexicon ??= loadEnglishLexicon());
 
-  async function analyse(config: EvaluationConfig, audio: DecodedAudio): Promise<AnalysedReading> {
+  async function analyse(config: EvaluationConfig, audio: DecodedAudio, opts: ReadingOptions = {}): Promise<AnalysedReading> {
     if (config.language !== 'en-US' && config.language !== 'en-GB') throw invalid(`the English engine does not score ${config.language}`);
     const kind = config.coreType;
     if (kind !== 'word' && kind !== 'sentence' && kind !== 'passage' && kind !== 'alpha' && kind !== 'connected') {
       throw invalid(`coreType ${kind} is not a read-aloud kind of the English engine`);
     }
-    const plan = planReading(await getLexicon(), config.referenceText, kind, config.language);
+    const plan = withCustomPronunciations(planReading(await getLexicon(), config.referenceText, kind, config.language), opts.customPronunciations ?? {});
     const result = await deps.backend.align('en', audio.pcm, plan.grammar, { phones: true, gop: true });
     let evidence = readEvidence(plan, result);
     if (evidence.ok && evidence.words.some((w) => w.status === 'omitted')) {
@@ -66,11 +71,11 @@ export function createEnglishEngine(deps: EnglishEngineDeps): EnglishEngine {
   }
 
   const engine: EnglishEngine = {
-    async assess(config, audio) {
-      return toAssessment(await engine.inspect(config, audio), config);
+    async assess(config, audio, opts) {
+      return toAssessment(await engine.inspect(config, audio, opts), config);
     },
-    async inspect(config, audio) {
-      const { plan, evidence, signal } = await analyse(config, audio);
+    async inspect(config, audio, opts) {
+      const { plan, evidence, signal } = await analyse(config, audio, opts);
       const scored = scoreReading(evidence, signal, model);
       const lowPhones = scored.words.some((w) => w.phones.some((s) => s * 100 < LOW_PHONE_SCORE));
       const loop = evidence.ok && lowPhones ? await phoneLoop(deps.backend, audio, evidence) : [];

@@ -9,7 +9,8 @@
 import type { EnglishTextKind } from '../text/types.js';
 import { analyzeEnglishText } from '../text/index.js';
 import type { EnglishTextAnalysis } from '../text/types.js';
-import { lookupText, type EnglishDialect, type EnglishLexicon, type WordEntry } from '../lexicon/index.js';
+import { lookupText, parseArpabet, type EnglishDialect, type EnglishLexicon, type WordEntry } from '../lexicon/index.js';
+import { invalid } from '../../errors.js';
 import type { GrammarSpec } from '../../acoustic/types.js';
 
 export interface ReadingPlan {
@@ -54,4 +55,28 @@ export function chosenPronunciation(entry: WordEntry, pronIndex: number) {
     return true;
   });
   return distinct[pronIndex] ?? distinct[0];
+}
+
+/**
+ * Adds caller-supplied pronunciations (ARPAbet, stress digits optional) to the words they
+ * name, as further accepted variants; the dictionary's own stay accepted. Returns a new plan
+ * with its grammar rebuilt. A pronunciation that is not ARPAbet is 40001.
+ */
+export function withCustomPronunciations(plan: ReadingPlan, custom: Readonly<Record<string, string[]>>): ReadingPlan {
+  const keys = Object.keys(custom);
+  if (keys.length === 0) return plan;
+  const entries = plan.entries.map((entry) => {
+    const key = entry.word.text.toLowerCase();
+    const extra = custom[key] ?? (entry.word.spoken.length === 1 ? custom[entry.word.spoken[0]] : undefined);
+    if (!extra) return entry;
+    const prons = extra.map((text) => {
+      try {
+        return parseArpabet(text.toUpperCase(), 'custom');
+      } catch (err) {
+        throw invalid(`customized pronunciation of "${key}" is not ARPAbet: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    });
+    return { ...entry, prons: [...entry.prons, ...prons] };
+  });
+  return { ...plan, entries, grammar: grammarOf(entries, true) };
 }

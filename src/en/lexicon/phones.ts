@@ -40,7 +40,8 @@ export type PronSource =
   | 'en-GB' // British variant derived from an American pronunciation (see british.ts)
   | 'weak' // reduced form of a function word, accepted in connected speech
   | 'letter' // the spoken name of a letter (alpha kind)
-  | 'compound'; // joined from the parts of a hyphenated word, a possessive or a number
+  | 'compound' // joined from the parts of a hyphenated word, a possessive or a number
+  | 'custom'; // supplied by the caller (compat customized_lexicon / customized_pron)
 
 export interface Pronunciation {
   /** Model phone symbols, e.g. ['R', 'EH', 'K', 'ER', 'D']. */
