@@ -15,6 +15,7 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { decodeAudio } from '../src/audio/decode.js';
 import { wavBuffer } from '../src/audio/encode.js';
+import { concatPcm } from '../src/audio/resample.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const DATA = path.resolve(ROOT, '..', 'shared', 'data');
@@ -31,16 +32,6 @@ interface Sample {
 
 async function pcmOf(file: string): Promise<Int16Array> {
   return (await decodeAudio(fs.readFileSync(file))).pcm;
-}
-
-function concat(parts: Int16Array[]): Int16Array {
-  const out = new Int16Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }
 
 async function samples(): Promise<Sample[]> {
@@ -68,7 +59,7 @@ async function samples(): Promise<Sample[]> {
   for (const s of enSentences) if (enPassage.reduce((n, p) => n + p.pcm.length, 0) < 60 * 16000) enPassage.push(s);
 
   const make = (name: string, language: Sample['language'], coreType: Sample['coreType'], parts: { text: string; pcm: Int16Array }[], joiner: string): Sample => {
-    const pcm = concat(parts.map((p) => p.pcm));
+    const pcm = concatPcm(parts.map((p) => p.pcm));
     return { name, language, coreType, text: parts.map((p) => p.text).join(joiner), wav: wavBuffer(pcm, 16000), seconds: pcm.length / 16000 };
   };
   return [

@@ -14,8 +14,6 @@ import type { Beams, SphinxDecoder } from './sphinx/decoder.js';
 const PROGRESS_SEARCH = 'progress';
 /** Audio positions (ms) at which normalisation is re-measured (see restart()). */
 const RESTART_AT_MS = [1000, 2000, 4000];
-/** Largest piece of audio handed to the live decoder in one call (100 ms). */
-const LIVE_SLICE_SAMPLES = SAMPLE_RATE / 10;
 
 /**
  * Beams of the progress search. The reference grammar has few paths, and pruning the right one
@@ -65,7 +63,7 @@ export class ProgressTracker {
         this.nextRestart++;
         this.restart();
       } else {
-        this.feed(pcm);
+        this.decoder.processRaw(pcm, false);
       }
     }
     return this.update(this.decoder.hypothesis()?.text ?? '');
@@ -115,17 +113,9 @@ export class ProgressTracker {
     this.decoder.endUtt();
     this.decoder.decode(audio);
     this.decoder.startUtt();
-    this.feed(audio);
+    this.decoder.processRaw(audio, false);
   }
 
-  /**
-   * Live feeding in slices of at most 100 ms. libpocketsphinx 5prealpha's live cepstral mean
-   * normalisation (cmn_live) crashed the process when several seconds were fed in one call
-   * and more audio followed; slices of this size are what a live microphone delivers.
-   */
-  private feed(pcm: Int16Array): void {
-    for (let at = 0; at < pcm.length; at += LIVE_SLICE_SAMPLES) this.decoder.processRaw(pcm.subarray(at, at + LIVE_SLICE_SAMPLES), false);
-  }
 
   private update(hyp: string): ProgressUpdate {
     if (!this.grammar) throw new Error('progress session is not started');

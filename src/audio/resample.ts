@@ -170,3 +170,14 @@ export function floatToInt16(x: Float32Array): Int16Array {
   }
   return out;
 }
+
+/** The samples of several PCM buffers joined end to end. */
+export function concatPcm(parts: readonly Int16Array[]): Int16Array {
+  const out = new Int16Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}

@@ -16,7 +16,7 @@ import { validateSynthesisRequest } from '../synthesis/validate.js';
 import { findSystemVoice } from '../synthesis/voices.js';
 import type { Storage } from '../storage/types.js';
 import type { AudioStore } from './audio-store.js';
-import { knownVoicePredicate, listVoices, resolveVoice, tenantItem } from './voices.js';
+import { listVoices, tenantItem, tenantVoices } from './voices.js';
 
 export interface TtsDeps {
   storage: Storage;
@@ -35,8 +35,8 @@ export function registerTtsRoutes(app: FastifyInstance, deps: TtsDeps): void {
     },
     async (request) => {
       const principal = request.principal!;
-      const known = await knownVoicePredicate(deps.storage.voices, principal.tenantId);
-      const req = await resolveVoice(deps.storage.voices, principal.tenantId, validateSynthesisRequest(request.body, known));
+      const voices = await tenantVoices(deps.storage.voices, principal.tenantId);
+      const req = voices.resolve(validateSynthesisRequest(request.body, voices.known));
       const result = await deps.speech.synthesis().synthesize(req);
       const audioUrl = await deps.audio.save(result.audio, result.format);
       await deps.storage.ledger.commitSuccess({ usage: ttsUsage(principal, req.text) });

@@ -29,16 +29,17 @@ export function tenantItem(v: TenantVoice): VoiceListItem {
   return { id: v.id, voiceId: v.voiceId, name: v.name, ownerType: 'tenant', language: v.language, gender: v.gender, status: v.status };
 }
 
-/** Tenant voice ids the request may use, for validation. */
-export async function knownVoicePredicate(store: VoiceStore, tenantId: string): Promise<(id: string) => boolean> {
-  const own = new Set((await store.list(tenantId)).map((v) => v.voiceId));
-  return (id) => !!findSystemVoice(id) || own.has(id);
-}
-
-/** Replaces a tenant voice id with its base voice and profile. */
-export async function resolveVoice(store: VoiceStore, tenantId: string, req: SynthesisRequest): Promise<SynthesisRequest> {
-  if (findSystemVoice(req.voice)) return req;
-  const voice = await store.findByVoiceId(tenantId, req.voice);
-  if (!voice) return req; // validation already refused unknown voices
-  return { ...req, voice: voice.baseVoice, profile: voice.profile as VoiceProfile };
+/**
+ * The tenant's own voices, read once per request: `known` validates the `voice` parameter,
+ * `resolve` replaces a tenant voice id with its base voice and profile.
+ */
+export async function tenantVoices(store: VoiceStore, tenantId: string) {
+  const own = new Map((await store.list(tenantId)).map((v) => [v.voiceId, v]));
+  return {
+    known: (id: string) => !!findSystemVoice(id) || own.has(id),
+    resolve(req: SynthesisRequest): SynthesisRequest {
+      const voice = findSystemVoice(req.voice) ? undefined : own.get(req.voice);
+      return voice ? { ...req, voice: voice.baseVoice, profile: voice.profile as VoiceProfile } : req;
+    },
+  };
 }

@@ -7,6 +7,7 @@ import { SileroVad } from '../../src/audio/silero-vad.js';
 import { detectSpeech, energyVad, speechSeconds, type SpeechSegment, type VoiceActivityDetector } from '../../src/audio/vad.js';
 import { SHARED_DATA_DIR } from '../helpers/app.js';
 import { noiseOnly, silence } from './degrade.js';
+import { concatPcm } from '../../src/audio/resample.js';
 
 const FILES = [
   'zh/aishell-s0150/BAC009S0150W0002.flac',
@@ -37,16 +38,6 @@ function agreement(a: SpeechSegment[], b: SpeechSegment[], totalMs: number): num
   return same / frames;
 }
 
-function concat(...parts: Int16Array[]): Int16Array {
-  const out = new Int16Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
-
 test('energy VAD: segments are ordered, inside the file, and cover most of read speech', () => {
   for (const pcm of pcms) {
     const totalMs = (pcm.length / 16000) * 1000;
@@ -64,7 +55,7 @@ test('energy VAD: segments are ordered, inside the file, and cover most of read 
 test('energy VAD finds a 1.5 s pause inserted between two utterances (±150 ms)', () => {
   const a = pcms[1], b = pcms[3];
   const gapStartMs = (a.length / 16000) * 1000;
-  const joined = concat(a, noiseOnly(1.5, -70), b);
+  const joined = concatPcm([a, noiseOnly(1.5, -70), b]);
   const segs = detectSpeech(joined, 16000);
   const before = segs.filter((s) => s.endMs <= gapStartMs + 150);
   const after = segs.filter((s) => s.startMs >= gapStartMs + 1500 - 150);

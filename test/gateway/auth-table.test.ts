@@ -14,7 +14,7 @@ type Method = 'appKey' | 'bearer' | 'signature' | 'none';
 interface Row {
   name: string;
   accepts: Method[];
-  request(account: TestAccount, method: Method): { method: 'GET' | 'POST'; url: string; headers: Record<string, string>; payload?: Buffer | object };
+  request(account: TestAccount, method: Method): { method: 'GET' | 'POST' | 'DELETE'; url: string; headers: Record<string, string>; payload?: Buffer | object };
 }
 
 function credentials(account: TestAccount, method: Method, signed: () => Record<string, string>): Record<string, string> {

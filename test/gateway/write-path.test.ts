@@ -30,11 +30,17 @@ async function callsToday(app: FastifyInstance, account: TestAccount): Promise<n
   return rows.reduce((sum, r) => sum + r.quantity, 0);
 }
 
+/** The app on the embedded stores, or on Redis; null when Redis does not answer. */
+async function appFor(backend: 'embedded' | 'redis'): Promise<FastifyInstance | null> {
+  if (backend === 'redis' && !(await redisAvailable())) return null;
+  const env: Record<string, string> = backend === 'redis' ? { REDIS_URL: 'redis://127.0.0.1:6379' } : {};
+  return (await buildTestApp(env, { probeRoutes: true })).app;
+}
+
 for (const backend of ['embedded', 'redis'] as const) {
   test(`50 concurrent duplicates with one idempotency key: one execution, one metering unit, identical bytes (${backend})`, async (t) => {
-    if (backend === 'redis' && !(await redisAvailable())) return t.skip('no Redis server answers on 127.0.0.1:6379');
-    const env: Record<string, string> = backend === 'redis' ? { REDIS_URL: 'redis://127.0.0.1:6379' } : {};
-    const { app } = await buildTestApp(env, { probeRoutes: true });
+    const app = await appFor(backend);
+    if (!app) return t.skip('no Redis server answers on 127.0.0.1:6379');
     t.after(() => app.close());
     const account = await createAccount(app, { tier: 'trial' });
     const base = await listen(app);
@@ -67,9 +73,8 @@ for (const backend of ['embedded', 'redis'] as const) {
   });
 
   test(`tier concurrency overflow is refused at once with 42901 and not charged (${backend})`, async (t) => {
-    if (backend === 'redis' && !(await redisAvailable())) return t.skip('no Redis server answers on 127.0.0.1:6379');
-    const env: Record<string, string> = backend === 'redis' ? { REDIS_URL: 'redis://127.0.0.1:6379' } : {};
-    const { app } = await buildTestApp(env, { probeRoutes: true });
+    const app = await appFor(backend);
+    if (!app) return t.skip('no Redis server answers on 127.0.0.1:6379');
     t.after(() => app.close());
     const account = await createAccount(app, { tier: 'trial' });
     const base = await listen(app);

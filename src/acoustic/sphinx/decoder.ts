@@ -7,6 +7,9 @@
  */
 import { sphinx, type Ptr, type SphinxLib } from './ffi.js';
 
+/** Largest piece of live audio handed to the decoder in one call: 100 ms at 16 kHz. */
+const LIVE_SLICE_SAMPLES = 1600;
+
 /** Search scores are logmath values shifted right by SENSCR_SHIFT (hmm.h in 5prealpha). */
 const SENSCR_SHIFT = 10;
 
@@ -157,12 +160,23 @@ export class SphinxDecoder {
     if (this.lib.ps_start_utt(this.handle) < 0) throw new Error('ps_start_utt failed');
   }
 
-  /** Feeds samples; `fullUtt` says the chunk is the whole utterance. Returns frames searched. */
+  /**
+   * Feeds samples; `fullUtt` says the chunk is the whole utterance. Returns frames searched.
+   * Live audio (not `fullUtt`) goes in slices of at most 100 ms: libpocketsphinx 5prealpha's
+   * live cepstral mean normalisation (cmn_live) crashed the process when several seconds
+   * were fed in one call and more audio followed; slices this size are what a microphone gives.
+   */
   processRaw(pcm: Int16Array, fullUtt = false): number {
     if (pcm.length === 0) return 0;
-    const rv = this.lib.ps_process_raw(this.handle, pcm, pcm.length, 0, fullUtt ? 1 : 0);
-    if (rv < 0) throw new Error('ps_process_raw failed');
-    return rv;
+    const step = fullUtt ? pcm.length : LIVE_SLICE_SAMPLES;
+    let frames = 0;
+    for (let at = 0; at < pcm.length; at += step) {
+      const slice = step === pcm.length ? pcm : pcm.subarray(at, at + step);
+      const rv = this.lib.ps_process_raw(this.handle, slice, slice.length, 0, fullUtt ? 1 : 0);
+      if (rv < 0) throw new Error('ps_process_raw failed');
+      frames += rv;
+    }
+    return frames;
   }
 
   endUtt(): void {

@@ -3,6 +3,7 @@
  * (assessment.ts): everything measured, for the presenter, tools and reports. Scores are
  * 0-100 before the caller's slack, scale and precision. Times are 10 ms frames, end exclusive.
  */
+import type { Dimensions } from '../../assessment/types.js';
 import type { AlignFailure } from '../../acoustic/types.js';
 import type { EnglishDialect } from '../lexicon/index.js';
 import type { EnglishTextAnalysis, EnglishTextKind } from '../text/types.js';
@@ -71,13 +72,6 @@ export interface SentenceAssessment {
   endFrame: number;
 }
 
-export interface Dimensions {
-  integrity: number;
-  accuracy: number;
-  fluency: number;
-  readingSkill: number;
-  emotion: number;
-}
 
 export interface EnglishAssessment {
   language: 'en-US' | 'en-GB';
