@@ -19,7 +19,8 @@ import { syllableTable } from '../src/zh/engine/syllables.js';
 import { alignReading, type AlignedSyllable } from '../src/zh/engine/align.js';
 import { analyzeZhText } from '../src/zh/engine/text.js';
 import { pitchContext, toneEvidence } from '../src/zh/tone/extract.js';
-import { MODEL_PATH, type ToneModel } from '../src/zh/tone/classifier.js';
+import { forward, MODEL_PATH, type ToneModel } from '../src/zh/tone/classifier.js';
+import { acceptedTones } from '../src/zh/engine/sandhi.js';
 import { trainMlp, accuracy } from './tone-mlp.js';
 
 const REPO = path.resolve(import.meta.dirname, '..');
@@ -30,7 +31,8 @@ const arg = (name: string) => {
 };
 
 interface Utterance {
-  finals: ({ finalStart: number; finalEnd: number } | null)[];
+  id: string;
+  syllables: (Pick<AlignedSyllable, 'startFrame' | 'endFrame' | 'finalStart' | 'finalEnd'> & { phones: [string, number, number][] } | null)[];
   tones: number[];
   f0: number[];
   voicing: number[];
@@ -57,7 +59,8 @@ async function extract(limit: number): Promise<Utterance[]> {
     const ctx = pitchContext(audio.pcm, audio.sampleRate);
     if (!al.ok || !ctx) continue;
     out.push({
-      finals: al.syllables.map((s) => (s ? { finalStart: s.finalStart, finalEnd: s.finalEnd } : null)),
+      id,
+      syllables: al.syllables.map((s) => (s ? { startFrame: s.startFrame, endFrame: s.endFrame, finalStart: s.finalStart, finalEnd: s.finalEnd, phones: s.phones.map((p) => [p.phone, p.startFrame, p.endFrame]) } : null)),
       tones: zh.read.map((i) => zh.tokens[i].sandhiTone),
       f0: [...ctx.f0],
       voicing: [...ctx.voicing].map((v) => Math.round(v * 100) / 100),
@@ -70,18 +73,61 @@ async function extract(limit: number): Promise<Utterance[]> {
   return out;
 }
 
-function samples(utts: Utterance[]): { x: number[]; y: number; utt: number }[] {
-  const out: { x: number[]; y: number; utt: number }[] = [];
+/** One syllable of the data: features, label (tone − 1) and what the error measurement needs. */
+interface Sample {
+  x: number[];
+  y: number;
+  utt: number;
+  /** Tones a native may realise (sandhi.ts). */
+  accepted: number[];
+  /** Whether the validity protocol may alter this tone (tools/validity-zh-cases.ts, toneCase). */
+  alterable: boolean;
+}
+
+function samples(utts: Utterance[]): Sample[] {
+  const text = new Map(fs.readFileSync(path.join(DATA, 'transcripts.tsv'), 'utf8').trim().split('\n').map((l) => l.split('\t') as [string, string]));
+  const out: Sample[] = [];
   utts.forEach((u, n) => {
+    const zh = analyzeZhText(text.get(u.id)!);
     const ctx = { f0: Float32Array.from(u.f0), voicing: Float32Array.from(u.voicing), medianHz: u.medianHz, rangeSt: u.rangeSt };
-    const syl = u.finals.map((f) => (f ? ({ ...f, startFrame: 0, endFrame: 0, score: 0, phones: [] } as AlignedSyllable) : null));
+    const syl = u.syllables.map((s) => (s ? { ...s, score: 0, phones: s.phones.map(([phone, startFrame, endFrame]) => ({ phone, startFrame, endFrame, score: 0 })) } : null));
     const ev = toneEvidence(ctx, syl, u.tones);
+    const citation = zh.read.map((i) => zh.tokens[i].tone);
     ev.features.forEach((f, k) => {
-      if (f && u.tones[k] >= 1 && u.tones[k] <= 4) out.push({ x: [...f], y: u.tones[k] - 1, utt: n });
+      if (!f || !(u.tones[k] >= 1 && u.tones[k] <= 4) || citation[k] === 5) return;
+      const ch = zh.tokens[zh.read[k]].text;
+      const alterable = citation[k] !== 3 && citation[k - 1] !== 3 && citation[k + 1] !== 3 && ch !== '一' && ch !== '不';
+      out.push({ x: [...f], y: u.tones[k] - 1, utt: n, accepted: acceptedTones(zh.tokens, zh.read, k), alterable });
     });
   });
   return out;
 }
+
+/**
+ * Error detection on held-out syllables, as tools/validity-zh.ts measures it but without the
+ * engine: a false alarm is a native tone whose accepted tones hold less than `threshold` of the
+ * posterior; an alterable tone replaced by each other tone of 1, 2, 4 is caught when that tone
+ * holds less than `threshold` (the syllable's own expected tone is never a feature, so the
+ * posterior does not change with the alteration).
+ */
+function errorDetection(m: Parameters<typeof accuracy>[0], data: Sample[], threshold: number): { recall: number; falseAlarms: number } {
+  let fa = 0;
+  let caught = 0;
+  let altered = 0;
+  for (const s of data) {
+    const p = forward(m as ToneModel, s.x).probs;
+    if (s.accepted.reduce((a, t) => a + p[t - 1], 0) < threshold) fa++;
+    if (!s.alterable) continue;
+    for (const t of [1, 2, 4]) {
+      if (t === s.y + 1) continue;
+      altered++;
+      if (p[t - 1] < threshold) caught++;
+    }
+  }
+  return { recall: caught / altered, falseAlarms: fa / data.length };
+}
+
+const THRESHOLDS = [0.06, 0.08, 0.1, 0.12, 0.15, 0.18, 0.2, 0.25];
 
 async function main(): Promise<void> {
   const limit = Number(arg('--limit') ?? Infinity);
@@ -94,8 +140,11 @@ async function main(): Promise<void> {
   }
   const data = samples(utts);
   const opts = { hidden: Number(arg('--hidden') ?? 24), epochs: Number(arg('--epochs') ?? 80), seed: 1 };
+  const test = data.filter((s) => s.utt % 2 === 1);
   const half = trainMlp(data.filter((s) => s.utt % 2 === 0), opts);
-  const heldOut = accuracy(half, data.filter((s) => s.utt % 2 === 1));
+  const heldOut = accuracy(half, test);
+  const curve = THRESHOLDS.map((t) => ({ threshold: t, ...errorDetection(half, test, t) }));
+  for (const c of curve) process.stderr.write(`threshold ${c.threshold.toFixed(2)}: recall ${(100 * c.recall).toFixed(1)}%, false alarms ${(100 * c.falseAlarms).toFixed(1)}%\n`);
   const full = trainMlp(data, opts);
   const model: ToneModel = {
     ...full,
