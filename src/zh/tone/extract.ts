@@ -5,7 +5,7 @@
  */
 import { speakerPitchStats, trackPitch } from '../../dsp/pitch.js';
 import type { AlignedSyllable } from '../engine/align.js';
-import { RANGE_FLOOR_ST, toneFeatures, type PitchContext, type SyllableSpan } from './features.js';
+import { normalisedPitch, RANGE_FLOOR_ST, toneFeatures, type PitchContext, type SyllableSpan } from './features.js';
 
 export interface ToneEvidence {
   ctx: PitchContext | null;
@@ -23,12 +23,16 @@ export function pitchContext(pcm: Int16Array, sampleRate: number): PitchContext 
 /** `expectedTones[k]`: the expected (sandhi) tone of read character k, for the neighbours' context. */
 export function toneEvidence(ctx: PitchContext | null, syllables: readonly (AlignedSyllable | null)[], expectedTones?: readonly number[]): ToneEvidence {
   const present = syllables.flatMap((s, k) => (s ? [k] : []));
-  const spans: SyllableSpan[] = present.map((k) => ({ startFrame: syllables[k]!.finalStart, endFrame: syllables[k]!.finalEnd }));
+  const spans: SyllableSpan[] = present.map((k) => {
+    const s = syllables[k]!;
+    return { startFrame: s.finalStart, endFrame: s.finalEnd, syllableStart: s.startFrame, syllableEnd: s.endFrame };
+  });
   const features: (Float32Array | null)[] = syllables.map(() => null);
   if (!ctx) return { ctx, features };
+  const st = normalisedPitch(ctx);
   present.forEach((k, j) => {
     const neighbours = expectedTones ? { prev: k > 0 ? expectedTones[k - 1] : 0, next: k + 1 < expectedTones.length ? expectedTones[k + 1] : 0 } : undefined;
-    features[k] = toneFeatures(ctx, spans, j, neighbours);
+    features[k] = toneFeatures(st, ctx.rangeSt, spans, j, neighbours);
   });
   return { ctx, features };
 }
