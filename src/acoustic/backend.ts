@@ -10,7 +10,7 @@ import { Piscina } from 'piscina';
 import type { Config } from '../config.js';
 import { resolveModels } from '../models.js';
 import { loadDictionary, type LoadedLexicon } from './lexicon.js';
-import { ownBuffer, runTask, taskContext, type AcousticTask, type AcousticTaskResult, type TaskContext } from './protocol.js';
+import { cutWindow, ownBuffer, runTask, shiftAlignment, shiftPhones, taskContext, type AcousticTask, type AcousticTaskResult, type TaskContext } from './protocol.js';
 import { ProgressHost } from './progress-host.js';
 import { cacheDirOf, Recognizer, recognizerSetup } from './recognize.js';
 import { SphinxEngine } from './sphinx/engine.js';
@@ -55,16 +55,20 @@ abstract class BaseBackend implements AcousticBackend {
 
   protected abstract run(task: AcousticTask, transfer: boolean): Promise<AcousticTaskResult>;
 
+  /** A window is cut here (only its samples travel) and the answer shifted back onto the whole audio. */
   async align(lang: AcousticLang, pcm: Int16Array, grammar: GrammarSpec, opts: AlignOptions = {}): Promise<AlignResult> {
-    const out = await this.run({ op: 'align', lang, pcm: ownBuffer(pcm), grammar, opts }, true);
+    const { window, ...rest } = opts;
+    const cut = cutWindow(pcm, window);
+    const out = await this.run({ op: 'align', lang, pcm: ownBuffer(cut.pcm), grammar, opts: rest }, true);
     if (out.op !== 'align') throw new Error(`acoustic worker answered ${out.op} to align`);
-    return out.result;
+    return shiftAlignment(out.result, cut.startFrame);
   }
 
   async phoneLoop(lang: AcousticLang, pcm: Int16Array, opts: { window?: AlignOptions['window'] } = {}): Promise<PhoneSegment[]> {
-    const out = await this.run({ op: 'phoneLoop', lang, pcm: ownBuffer(pcm), window: opts.window }, true);
+    const cut = cutWindow(pcm, opts.window);
+    const out = await this.run({ op: 'phoneLoop', lang, pcm: ownBuffer(cut.pcm) }, true);
     if (out.op !== 'phoneLoop') throw new Error(`acoustic worker answered ${out.op} to phoneLoop`);
-    return out.result;
+    return shiftPhones(out.result, cut.startFrame);
   }
 
   async recognize(lang: AcousticLang, pcm: Int16Array): Promise<RecognizeResult> {

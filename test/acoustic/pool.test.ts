@@ -1,6 +1,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createAcousticBackend, createInThreadBackend } from '../../src/acoustic/backend.js';
+import { SphinxEngine } from '../../src/acoustic/sphinx/engine.js';
+import { concatPcm } from '../../src/audio/resample.js';
 import type { AcousticBackend } from '../../src/acoustic/types.js';
 import { testConfig } from '../helpers/app.js';
 import { aishellFile, aishellTranscripts, ljspeech, readPcm, referenceGrammar } from './speech.js';
@@ -34,6 +36,37 @@ test('the pool serves concurrent requests with the same answers as the engine in
     assert.deepEqual(aligned[i], expected, sentences[i].id);
   }
   for (let i = 0; i < 2; i++) assert.deepEqual(loops[i], await inThread.phoneLoop('zh', pcms[i]));
+});
+
+test('window calls answer as the engine does on the whole audio, though only the window is sent', async () => {
+  const sentences = aishellTranscripts().slice(0, 3);
+  const pcm = concatPcm(await Promise.all(sentences.map((s) => readPcm(aishellFile(s.id)))));
+  const lex = pooled.lexicon('zh');
+  const grammar = referenceGrammar(lex, [...sentences[1].text]);
+  const second = (await readPcm(aishellFile(sentences[0].id))).length / 160;
+  const length = (await readPcm(aishellFile(sentences[1].id))).length / 160;
+  // The engine itself, given the whole recording and the window (its own cut and offsets).
+  const engine = SphinxEngine.create(config.modelsDir, ['zh']);
+  try {
+    // Fractional and out-of-range bounds too: the cut must round and clamp as the engine does.
+    const windows = [
+      { startFrame: second - 20.5, endFrame: second + length + 20.7 },
+      { startFrame: -30, endFrame: second + 40 },
+      { startFrame: second + length - 10, endFrame: pcm.length / 160 + 500 },
+    ];
+    const [aligned, loops] = await Promise.all([
+      Promise.all(windows.map((window) => pooled.align('zh', pcm, grammar, { window, phones: true, gop: true }))),
+      Promise.all(windows.map((window) => pooled.phoneLoop('zh', pcm, { window }))),
+    ]);
+    windows.forEach((window, i) => {
+      assert.deepEqual(aligned[i], engine.align('zh', pcm, grammar, { window, phones: true, gop: true }), `align in window ${i}`);
+      assert.deepEqual(loops[i], engine.phoneLoop('zh', pcm, { window }), `phone loop in window ${i}`);
+    });
+    const found = aligned[0];
+    assert.ok(found.ok && found.units.filter((u) => u.slot >= 0).every((u) => u.startFrame >= second - 21), 'frames are on the whole audio');
+  } finally {
+    engine.close();
+  }
 });
 
 test('the pool returns typed failures and keeps serving after them', async () => {
