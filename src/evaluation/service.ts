@@ -3,6 +3,10 @@
  *   decode audio → (compat) minimum length → scorer for the kind → report → standard audio
  *   → record + usage + charge in one transaction → bare response.
  * Failures before the commit write nothing and meter nothing (spec, Metering).
+ * The real-time channels may hand in an early scoring of the round (ws/early.ts): the scorer
+ * already ran on the audio up to the reader's endpoint, and the rest of the upload was silence.
+ * Every other step runs on the whole upload as usual.
+ * Each step's wall time is kept (`timings.platformStages`) for `timing=1` and the benchmark.
  */
 import type { DecodedAudio } from '../audio/decode.js';
 import { LOW_SAMPLE_RATE_WARNING, decodeAudio, minDurationError } from '../audio/decode.js';
@@ -57,6 +61,16 @@ export interface RecordingStore {
   save(recordId: string, audio: Buffer, format: string): Promise<string>;
 }
 
+/** Runs one step and adds its wall time (ms) to `stages[name]`. */
+async function timed<T>(stages: Record<string, number>, name: string, work: () => Promise<T>): Promise<T> {
+  const start = performance.now();
+  try {
+    return await work();
+  } finally {
+    stages[name] = (stages[name] ?? 0) + Math.round(performance.now() - start);
+  }
+}
+
 export interface EvaluationServiceDeps {
   storage: Storage;
   scorers: ScorerRegistry;
@@ -71,24 +85,34 @@ const RECORD_PREFIX: Partial<Record<EvaluationConfig['coreType'], string>> = { c
 export function createEvaluationService(deps: EvaluationServiceDeps): EvaluationService {
   const decode = deps.decode ?? decodeAudio;
 
+  const scorerOf = (config: EvaluationConfig): KindScorer => {
+    const scorer = deps.scorers(config);
+    if (!scorer) throw new ApiError('NOT_IMPLEMENTED', `coreType ${config.coreType} for ${config.language} is not available in this version`);
+    return scorer;
+  };
+
   return {
+    async score({ config, compat, audio }) {
+      return scorerOf(config).score({ config, audio, compat });
+    },
+
     async evaluate(input: EvaluationInput): Promise<EvaluationOutput> {
       const { config, compat, principal } = input;
       const started = performance.now();
-      if (config.includeReport) await deps.reports?.checkReportQuota?.(principal, config, input);
-      const audio = input.decoded ?? (await decode(input.audio));
+      const stages: Record<string, number> = {};
+      if (config.includeReport) await timed(stages, 'reportQuota', async () => deps.reports?.checkReportQuota?.(principal, config, input));
+      const audio = input.decoded ?? (await timed(stages, 'decode', () => decode(input.audio)));
       if (input.channel.startsWith('compat')) {
         const tooShort = minDurationError(audio, 1);
         if (tooShort) throw tooShort;
       }
-      const scorer = deps.scorers(config);
-      if (!scorer) throw new ApiError('NOT_IMPLEMENTED', `coreType ${config.coreType} for ${config.language} is not available in this version`);
+      const scorer = scorerOf(config);
       if (config.includeStandardAudio && !deps.standardAudio) {
         throw new ApiError('NOT_IMPLEMENTED', 'includeStandardAudio is not available in this version');
       }
 
       const engineStart = performance.now();
-      const scored = await scorer.score({ config, audio, compat });
+      const scored = input.early?.scored ?? (await scorer.score({ config, audio, compat }));
       const engineMs = performance.now() - engineStart;
 
       // Compat `output_rawtext=1`: the reference text exactly as sent, beside the scores.
@@ -97,33 +121,41 @@ export function createEvaluationService(deps: EvaluationServiceDeps): Evaluation
       const response: BareEvaluationResponse = { recordId, eof: 1, result: scored.result, warnings: [...scored.warnings] };
       if (audio.lowSampleRate) response.warnings.push({ code: LOW_SAMPLE_RATE_CODE, message: LOW_SAMPLE_RATE_WARNING });
       if (config.includeReport && deps.reports) {
-        const report = await deps.reports.write(scored, config, input);
+        const report = await timed(stages, 'report', () => deps.reports!.write(scored, config, input));
         if (report) response.report = report;
       }
       if (config.includeAsrText && scored.asrText) response.asrText = scored.asrText;
-      if (config.includeStandardAudio && deps.standardAudio) response.standardAudio = await deps.standardAudio.create(config, scored);
-      if (compat?.attachAudioUrl && deps.recordings) {
-        response.audioUrl = await deps.recordings.save(recordId, input.audio, audio.source.format);
+      if (config.includeStandardAudio && deps.standardAudio) {
+        response.standardAudio = await timed(stages, 'standardAudio', () => deps.standardAudio!.create(config, scored));
       }
-      const totalMs = performance.now() - started;
-      const timings = { totalMs, engineMs, platformMs: Math.max(0, totalMs - engineMs), engineStages: scored.engineStages };
+      if (compat?.attachAudioUrl && deps.recordings) {
+        response.audioUrl = await timed(stages, 'recording', () => deps.recordings!.save(recordId, input.audio, audio.source.format));
+      }
+      const beforeCommit = performance.now() - started;
+      const timings = { totalMs: beforeCommit, engineMs, platformMs: Math.max(0, beforeCommit - engineMs), engineStages: scored.engineStages, platformStages: stages };
       if (compat?.timing) {
         response.timing = {
           receivedAt: input.receivedAt,
-          totalMs: Math.round(totalMs),
+          totalMs: Math.round(beforeCommit),
           engineMs: Math.round(engineMs),
           platformMs: Math.round(timings.platformMs),
           engineStages: scored.engineStages,
+          platformStages: { ...stages },
           audioBytes: input.audio.length,
+          ...(input.early ? { earlyScoredAudioMs: Math.round(input.early.audioMs) } : {}),
         };
       }
 
-      const committed = await deps.storage.ledger.commitSuccess({
-        record: { id: recordId, tenantId: principal.tenantId, appKey: principal.meterKey, kind: compat?.kind ?? config.coreType, rubricVersion: RUBRIC_VERSION, response },
-        usage: evaluationUsage(principal, config.referenceText, audio.durationSec),
-        charge: principal.key ? { keyId: principal.key.id, units: 1 } : undefined,
-      });
+      const committed = await timed(stages, 'commit', () =>
+        deps.storage.ledger.commitSuccess({
+          record: { id: recordId, tenantId: principal.tenantId, appKey: principal.meterKey, kind: compat?.kind ?? config.coreType, rubricVersion: RUBRIC_VERSION, response },
+          usage: evaluationUsage(principal, config.referenceText, audio.durationSec),
+          charge: principal.key ? { keyId: principal.key.id, units: 1 } : undefined,
+        }),
+      );
       if (!committed) throw new ApiError('QUOTA_EXHAUSTED');
+      timings.totalMs = performance.now() - started;
+      timings.platformMs = Math.max(0, timings.totalMs - engineMs);
       return { response, timings };
     },
   };

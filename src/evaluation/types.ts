@@ -6,6 +6,7 @@
 import type { Principal } from '../auth/types.js';
 import type { DecodedAudio } from '../audio/decode.js';
 import type { EvaluationConfig } from './config.js';
+import type { ScoredEvaluation } from './service.js';
 
 export type Channel = 'native-http' | 'native-ws' | 'compat-http' | 'compat-ws';
 
@@ -31,6 +32,11 @@ export interface EvaluationInput {
   audio: Buffer;
   /** Already decoded audio (the real-time channels decode while audio arrives). */
   decoded?: DecodedAudio;
+  /**
+   * The real-time channels' early scoring (ws/early.ts): the scorer's answer on the first
+   * `audioMs` of the audio, used because everything after that was silence.
+   */
+  early?: EarlyScore;
   /** Picture for open/picture tasks. */
   image?: Buffer;
   compat?: CompatOptions;
@@ -51,11 +57,18 @@ export interface BareEvaluationResponse {
   warnings: unknown[];
 }
 
+export interface EarlyScore {
+  scored: ScoredEvaluation;
+  audioMs: number;
+}
+
 export interface EvaluationTimings {
   totalMs: number;
   engineMs: number;
   platformMs: number;
   engineStages: Record<string, number>;
+  /** Wall time of the service's other steps that ran (decode, report, recording, commit…), ms. */
+  platformStages: Record<string, number>;
 }
 
 export interface EvaluationOutput {
@@ -65,4 +78,6 @@ export interface EvaluationOutput {
 
 export interface EvaluationService {
   evaluate(input: EvaluationInput): Promise<EvaluationOutput>;
+  /** The scorer alone on decoded audio: nothing is written or metered (early scoring). */
+  score(request: { config: EvaluationConfig; compat?: CompatOptions; audio: DecodedAudio }): Promise<ScoredEvaluation>;
 }

@@ -69,7 +69,7 @@ export async function registerEvaluationRoutes(app: FastifyInstance, opts: Evalu
     },
     wsHandler: async (socket, request) => {
       const principal = await authenticate(socket, request);
-      if (principal) runNativeSession(socket, request, principal, realtime);
+      if (principal) runNativeSession(socket, request, principal, { ...realtime, interim: opts.interim });
     },
   });
 

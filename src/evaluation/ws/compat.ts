@@ -5,7 +5,8 @@
  *                                 → {event:'started'}
  *   audio (binary, or {cmd:'audio', data:<base64>})
  *       with realtime_feedback: {eof:0, result:{bytes}} progress frames, and the mobile
- *       intermediate results (tokenId, recordId '', eof 0, incremental words, readUnits, …)
+ *       intermediate results (tokenId, recordId '', eof 0, incremental words, readUnits, …);
+ *       with or without it, reading progress is followed for early scoring (early.ts)
  *   {cmd:'ping'}                  → {event:'pong'} (audio kept)
  *   {cmd:'end'}                   → {recordId, eof:1, result} (+ timing with timing=1)
  */
@@ -19,6 +20,7 @@ import type { EvaluationConfig } from '../config.js';
 import { assertKindAllowed } from '../routes/common.js';
 import { compatBody } from '../routes/compat-http.js';
 import type { CompatOptions } from '../types.js';
+import { EarlyScoring } from './early.js';
 import { deliverRound, evaluateRound, parseFrame, send, sendError, sessionTimers, type RealtimeDeps } from './realtime.js';
 
 /** Live reading progress for the mobile intermediate results (built from the engines). */
@@ -27,6 +29,8 @@ export interface InterimTracker {
   update(pcm: Int16Array): Promise<Record<string, unknown> | null>;
   /** After the last audio: decodes what is left and returns the last interim frame, if any. */
   finish(pcm: Int16Array | null): Promise<Record<string, unknown> | null>;
+  /** Every reference word has been reported read. */
+  readonly complete: boolean;
   close(): void;
 }
 
@@ -44,7 +48,9 @@ interface Round {
   intake: StreamingIntake;
   receivedAt: number;
   firstAudioAt: number | null;
+  /** Reading progress: interim frames (with realtime_feedback) and the endpoint for early scoring. */
   tracker: InterimTracker | null;
+  early: EarlyScoring;
   lastProgressAt: number;
   result: Promise<string> | null;
 }
@@ -72,19 +78,18 @@ export function runCompatSession(socket: WebSocket, kind: string, principal: Pri
   const onAudio = (current: Round, data: Buffer) => {
     current.firstAudioAt ??= Date.now();
     current.intake.push(data);
-    if (!current.realtime) return;
     const now = Date.now();
-    if (now - current.lastProgressAt >= interval) {
-      current.lastProgressAt = now;
-      send(socket, { eof: 0, result: { bytes: current.intake.bytes } });
-      const tracker = current.tracker;
-      const pcm = current.intake.pcmSoFar();
-      if (tracker && pcm) {
-        // One update at a time, in order; frames are sent only when something new was read.
-        tracking = tracking.then(() => tracker.update(pcm)).then((interim) => {
-          if (interim && round === current) send(socket, interim);
-        }, () => undefined);
-      }
+    if (now - current.lastProgressAt < interval) return;
+    current.lastProgressAt = now;
+    if (current.realtime) send(socket, { eof: 0, result: { bytes: current.intake.bytes } });
+    const tracker = current.tracker;
+    const pcm = current.intake.pcmSoFar();
+    if (tracker && pcm) {
+      // One update at a time, in order; frames are sent only when something new was read.
+      tracking = tracking.then(() => tracker.update(pcm)).then((interim) => {
+        if (interim && current.realtime && round === current) send(socket, interim);
+        current.early.observe(pcm, tracker.complete);
+      }, () => undefined);
     }
   };
 
@@ -94,6 +99,7 @@ export function runCompatSession(socket: WebSocket, kind: string, principal: Pri
     if (!tracker) return;
     try {
       await tracking;
+      if (!current.realtime) return;
       const last = await tracker.finish(current.intake.pcmSoFar());
       if (last && round === current) send(socket, last);
     } catch {
@@ -103,7 +109,10 @@ export function runCompatSession(socket: WebSocket, kind: string, principal: Pri
     }
   };
 
-  socket.on('close', () => round?.tracker?.close());
+  socket.on('close', () => {
+    round?.tracker?.close();
+    round?.early.close();
+  });
   socket.on('message', (data: Buffer, isBinary: boolean) => {
     timers.touch();
     const frame = parseFrame(data, isBinary);
@@ -114,6 +123,7 @@ export function runCompatSession(socket: WebSocket, kind: string, principal: Pri
         onAudio(round, frame.data);
       } catch (err) {
         round.tracker?.close();
+        round.early.close();
         round = null;
         sendError(socket, err);
       }
@@ -124,20 +134,25 @@ export function runCompatSession(socket: WebSocket, kind: string, principal: Pri
     if (cmd === 'end') {
       if (!round) return sendError(socket, invalid('end before the parameter frame'));
       const current = round;
-      current.result ??= finishInterim(current).then(() => evaluateRound(deps, {
-        principal,
-        channel: 'compat-ws',
-        config: current.config,
-        compat: current.compat,
-        intake: current.intake,
-        idempotencyKey: current.config.idempotencyKey,
-        receivedAt: current.receivedAt,
-        frame: (response) => {
-          const out = compatBody(response);
-          if (response.timing) out.timing = { ...response.timing, wsFirstAudioAt: current.firstAudioAt };
-          return JSON.stringify(out);
-        },
-      }));
+      // The evaluation starts at once; the last interim frame, decoded meanwhile, goes first.
+      current.result ??= Promise.all([
+        finishInterim(current),
+        evaluateRound(deps, {
+          principal,
+          channel: 'compat-ws',
+          config: current.config,
+          compat: current.compat,
+          intake: current.intake,
+          early: current.early,
+          idempotencyKey: current.config.idempotencyKey,
+          receivedAt: current.receivedAt,
+          frame: (response) => {
+            const out = compatBody(response);
+            if (response.timing) out.timing = { ...response.timing, wsFirstAudioAt: current.firstAudioAt };
+            return JSON.stringify(out);
+          },
+        }),
+      ]).then(([, text]) => text);
       deliverRound(socket, current.result, () => {
         if (round === current) round = null;
       });
@@ -150,14 +165,17 @@ export function runCompatSession(socket: WebSocket, kind: string, principal: Pri
         assertKindAllowed(principal, config.coreType, kind);
         const realtime = fields.realtime_feedback === '1';
         round?.tracker?.close();
+        round?.early.close();
+        const intake = new StreamingIntake();
         round = {
           config,
           compat,
           realtime,
-          intake: new StreamingIntake(),
+          intake,
           receivedAt: Date.now(),
           firstAudioAt: null,
-          tracker: realtime && deps.interim ? deps.interim(config, tokenId) : null,
+          tracker: deps.interim ? deps.interim(config, tokenId) : null,
+          early: new EarlyScoring((audio) => deps.service.score({ config, compat, audio }), () => intake.raw),
           lastProgressAt: 0,
           result: null,
         };

@@ -99,6 +99,9 @@ export function createInterimTracker(backend: Promise<AcousticBackend>, config: 
   }
 
   return {
+    get complete() {
+      return state !== null && state.words.length > 0 && delivered === state.words.length;
+    },
     async update(pcm) {
       await ready;
       if (closed || !state?.session || pcm.length <= fed) return null;

@@ -6,6 +6,7 @@
  *   started --{cmd:'end'}--> delivered             {event:'result', recordId, eof:1, result, report, asrText, warnings}
  *   delivered --start--> started (a new round)
  *   any --malformed JSON/base64--> unchanged        recoverable {event:'error'}
+ * Reading progress is followed without frames of its own, for early scoring (early.ts).
  * Choices where the spec is silent (README): a second `end` for the same start repeats the
  * same result frame (no new record, no new charge); `stop` and unknown commands are ignored;
  * audio outside a round gets a recoverable error; credentials failures get an error frame
@@ -19,7 +20,9 @@ import { invalid } from '../../errors.js';
 import { parseEvaluationConfig, type EvaluationConfig } from '../config.js';
 import { isCompatKind } from '../compat.js';
 import { assertKindAllowed, unknownCoreType } from '../routes/common.js';
-import { deliverRound, evaluateRound, parseFrame, send, sendError, sessionTimers, type RealtimeDeps } from './realtime.js';
+import type { CompatRealtimeDeps, InterimTracker } from './compat.js';
+import { EarlyScoring } from './early.js';
+import { deliverRound, evaluateRound, parseFrame, send, sendError, sessionTimers } from './realtime.js';
 
 /** Flags the server fixes for WebSocket sessions (spec: client values are ignored). */
 const WS_FLAGS = { includeReport: true, includeAsrText: true, includeStandardAudio: false } as const;
@@ -28,12 +31,32 @@ interface Round {
   config: EvaluationConfig;
   intake: StreamingIntake;
   receivedAt: number;
+  tracker: InterimTracker | null;
+  early: EarlyScoring;
+  lastProgressAt: number;
   result: Promise<string> | null;
 }
 
-export function runNativeSession(socket: WebSocket, request: FastifyRequest, principal: Principal, deps: RealtimeDeps): void {
+export function runNativeSession(socket: WebSocket, request: FastifyRequest, principal: Principal, deps: CompatRealtimeDeps): void {
   let round: Round | null = null;
   const timers = sessionTimers(socket, deps);
+  const interval = deps.progressIntervalMs ?? 100;
+  let tracking = Promise.resolve();
+  const closeRound = (r: Round | null) => {
+    r?.tracker?.close();
+    r?.early.close();
+  };
+  socket.on('close', () => closeRound(round));
+
+  /** Progress is read at most every `interval` ms, one update at a time. */
+  const follow = (current: Round) => {
+    const now = Date.now();
+    const tracker = current.tracker;
+    const pcm = current.intake.pcmSoFar();
+    if (!tracker || !pcm || now - current.lastProgressAt < interval) return;
+    current.lastProgressAt = now;
+    tracking = tracking.then(() => tracker.update(pcm)).then(() => current.early.observe(pcm, tracker.complete), () => undefined);
+  };
   send(socket, { event: 'connected', message: 'connected; send {cmd:"start", ...config}' });
 
   socket.on('message', (data: Buffer, isBinary: boolean) => {
@@ -44,7 +67,9 @@ export function runNativeSession(socket: WebSocket, request: FastifyRequest, pri
       if (!round || round.result) return sendError(socket, invalid('audio outside a round: send start first'));
       try {
         round.intake.push(frame.data);
+        follow(round);
       } catch (err) {
+        closeRound(round);
         round = null; // the round is over; a new start is needed
         sendError(socket, err);
       }
@@ -57,7 +82,17 @@ export function runNativeSession(socket: WebSocket, request: FastifyRequest, pri
         if (typeof fields.coreType === 'string' && isCompatKind(fields.coreType)) throw unknownCoreType();
         const config = { ...parseEvaluationConfig(fields), ...WS_FLAGS };
         assertKindAllowed(principal, config.coreType);
-        round = { config, intake: new StreamingIntake(), receivedAt: Date.now(), result: null };
+        closeRound(round);
+        const intake = new StreamingIntake();
+        round = {
+          config,
+          intake,
+          receivedAt: Date.now(),
+          tracker: deps.interim?.(config, 'native') ?? null,
+          early: new EarlyScoring((audio) => deps.service.score({ config, audio }), () => intake.raw),
+          lastProgressAt: 0,
+          result: null,
+        };
         send(socket, { event: 'started' });
       } catch (err) {
         sendError(socket, err);
@@ -67,11 +102,13 @@ export function runNativeSession(socket: WebSocket, request: FastifyRequest, pri
     if (cmd === 'end') {
       if (!round) return sendError(socket, invalid('end without a started round'));
       const current = round;
+      current.tracker?.close();
       current.result ??= evaluateRound(deps, {
         principal,
         channel: 'native-ws',
         config: current.config,
         intake: current.intake,
+        early: current.early,
         idempotencyKey: current.config.idempotencyKey,
         receivedAt: current.receivedAt,
         frame: (response) => JSON.stringify({ event: 'result', ...response }),

@@ -12,6 +12,7 @@ import { admitEvaluation, type LimitDeps } from '../../gateway/limits.js';
 import { stableStringify } from '../../gateway/fingerprint.js';
 import type { EvaluationConfig } from '../config.js';
 import type { BareEvaluationResponse, Channel, CompatOptions, EvaluationService } from '../types.js';
+import type { EarlyScoring } from './early.js';
 
 export interface RealtimeDeps {
   service: EvaluationService;
@@ -90,6 +91,8 @@ export interface Round {
   config: EvaluationConfig;
   compat?: CompatOptions;
   intake: StreamingIntake;
+  /** The round's early scoring, used when only silence followed it. */
+  early?: EarlyScoring;
   idempotencyKey: string | null;
   receivedAt: number;
   /** Turns the bare response into the channel's final frame (a JSON string). */
@@ -115,6 +118,7 @@ export async function evaluateRound(deps: RealtimeDeps, round: Round): Promise<s
   try {
     release = await admitEvaluation(deps.limits, round.principal, Date.now());
     const decoded = await round.intake.finish();
+    const early = (await round.early?.take(decoded.pcm)) ?? undefined;
     const { response } = await deps.service.evaluate({
       principal: round.principal,
       channel: round.channel,
@@ -122,6 +126,7 @@ export async function evaluateRound(deps: RealtimeDeps, round: Round): Promise<s
       compat: round.compat,
       audio: round.intake.raw,
       decoded,
+      early,
       receivedAt: round.receivedAt,
     });
     const text = round.frame(response);
