@@ -1,12 +1,16 @@
 /**
  * CPU cost of scoring one Mandarin sentence of about 5 s (AISHELL S0150 sentences of 4.5–5.5 s),
  * after a warm-up, per stage and in total: medians over the sentences. CPU time is the process's
- * user + system time (the in-process backend decodes on the calling thread).
- * Prints a table and one JSON line.   npx tsx bench/zh-engine.ts [--sentences N]
+ * user + system time (the in-process backend decodes on the calling thread). Then a passage of
+ * about 60 s (S0150 sentences joined with 。): CPU in-thread, and wall time for the sentences
+ * and the passage on a pool of two acoustic workers (the service's set-up on a 2-core machine).
+ * Prints a table and one JSON line.   npx tsx bench/zh-engine.ts [--sentences N] [--no-passage]
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { decodeAudio, type DecodedAudio } from '../src/audio/decode.js';
+import { createAcousticBackend } from '../src/acoustic/backend.js';
+import { decodeAudio, finish, type DecodedAudio } from '../src/audio/decode.js';
+import { loadConfig } from '../src/config.js';
 import { parseEvaluationConfig } from '../src/evaluation/config.js';
 import { presentReadAloud } from '../src/assessment/presenter.js';
 import { alignReading } from '../src/zh/engine/align.js';
@@ -28,6 +32,30 @@ function cpuMs<T>(f: () => Promise<T>): Promise<[T, number]> {
     const c = process.cpuUsage(c0);
     return [v, (c.user + c.system) / 1000];
   });
+}
+
+async function wallMs<T>(f: () => Promise<T>): Promise<number> {
+  const t0 = performance.now();
+  await f();
+  return performance.now() - t0;
+}
+
+/** S0150 sentences (Chinese characters only) joined with 。 until the reading lasts 60 s. */
+async function passage(lines: string[][]): Promise<{ text: string; audio: DecodedAudio }> {
+  const texts: string[] = [];
+  const pcms: Int16Array[] = [];
+  let samples = 0;
+  for (const [id, text] of lines) {
+    if (samples >= 60 * 16000) break;
+    if (![...text].every((c) => /\p{Script=Han}/u.test(c))) continue;
+    const audio = await decodeAudio(fs.readFileSync(path.join(DATA, `${id}.flac`)));
+    texts.push(text);
+    pcms.push(audio.pcm);
+    samples += audio.pcm.length;
+  }
+  const pcm = new Int16Array(samples);
+  pcms.reduce((at, p) => (pcm.set(p, at), at + p.length), 0);
+  return { text: texts.join('。') + '。', audio: finish({ pcm, source: { format: 'flac', sampleRate: 16000, channels: 1 } }) };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -62,12 +90,36 @@ async function main(): Promise<void> {
     stages.tone.push(tTone);
     stages.total.push(tTotal);
   }
-  await backend.close();
   const out: Record<string, number> = { sentences: stages.total.length };
   for (const [k, v] of Object.entries(stages)) {
     out[`${k}_cpu_ms`] = Math.round(median(v));
     console.log(`${k.padEnd(10)} median ${Math.round(median(v))} ms CPU per ~5 s sentence`);
   }
+  if (!process.argv.includes('--no-passage')) {
+    const long = await passage(lines);
+    const longConfig = parseEvaluationConfig({ coreType: 'passage', language: 'zh-CN', referenceText: long.text });
+    const [, passageCpu] = await cpuMs(async () => presentReadAloud(await engine.assess(longConfig, long.audio), longConfig));
+    const pool = await createAcousticBackend({ ...loadConfig(), workers: 2 }, { langs: ['zh'], progressThreads: 0 });
+    const pooled = await createMandarinEngine({ backend: pool, modelsDir: path.join(REPO, 'models') });
+    const sentenceWall: number[] = [];
+    for (const [n, { text, audio }] of picked.entries()) {
+      const config = parseEvaluationConfig({ coreType: 'sentence', language: 'zh-CN', referenceText: text });
+      const t = await wallMs(() => pooled.assess(config, audio));
+      if (n > 0) sentenceWall.push(t);
+    }
+    const passageWall = await wallMs(() => pooled.assess(longConfig, long.audio));
+    await pool.close();
+    Object.assign(out, {
+      sentence_pool_wall_ms: Math.round(median(sentenceWall)),
+      passage_seconds: Math.round(long.audio.durationSec * 10) / 10,
+      passage_chars: [...long.text].length,
+      passage_cpu_ms: Math.round(passageCpu),
+      passage_pool_wall_ms: Math.round(passageWall),
+    });
+    console.log(`sentence   median ${out.sentence_pool_wall_ms} ms wall on a pool of 2 workers`);
+    console.log(`passage    ${out.passage_seconds} s, ${out.passage_chars} characters: ${out.passage_cpu_ms} ms CPU in-thread, ${out.passage_pool_wall_ms} ms wall on the pool`);
+  }
+  await backend.close();
   console.log(JSON.stringify(out));
 }
 

@@ -79,13 +79,24 @@ export interface UnitSegment {
 export type AlignFailure = 'no-match' | 'no-speech' | 'too-short';
 
 export type AlignResult =
-  | { ok: true; frames: number; units: UnitSegment[] }
+  | {
+      ok: true;
+      frames: number;
+      units: UnitSegment[];
+      /** The free phone loop over the same audio, when requested with `phoneLoop: true`. */
+      loop?: PhoneSegment[];
+    }
   | { ok: false; reason: AlignFailure; message: string };
 
 export interface AlignOptions {
   phones?: boolean;
   gop?: boolean;
   window?: FrameWindow;
+  /**
+   * Also return the free phone loop over the audio (the reference GOP is computed against),
+   * so a caller can see which phones were heard without a second pass over the audio.
+   */
+  phoneLoop?: boolean;
 }
 
 export interface RecognizeResult {

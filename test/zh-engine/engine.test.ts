@@ -14,8 +14,12 @@ import type { Assessment } from '../../src/assessment/types.js';
 import { presentReadAloud } from '../../src/assessment/presenter.js';
 import { parseEvaluationConfig, type EvaluationConfig } from '../../src/evaluation/config.js';
 import { ApiError } from '../../src/errors.js';
+import { alignReading, alignWithOmissions, pieceRanges, PIECE_CHARS } from '../../src/zh/engine/align.js';
+import { candidates } from '../../src/zh/engine/candidates.js';
 import { createMandarinEngine, type MandarinEngine } from '../../src/zh/engine/engine.js';
 import { createLocalBackend } from '../../src/zh/engine/local-backend.js';
+import { syllableTable } from '../../src/zh/engine/syllables.js';
+import { analyzeZhText } from '../../src/zh/engine/text.js';
 import { REPO_ROOT, SHARED_DATA_DIR, tempDir } from '../helpers/app.js';
 
 const DATA = path.join(SHARED_DATA_DIR, 'zh', 'aishell-s0150');
@@ -131,6 +135,56 @@ test('audio that has nothing to do with the text gives warning 1001 and low scor
   assert.ok(a.warnings.some((w) => w.code === 1001), JSON.stringify(a.warnings));
   assert.ok(a.overall < 40, `overall ${a.overall}`);
 });
+
+test('long readings split into pieces of whole clauses, a long clause into equal parts', () => {
+  assert.deepEqual(pieceRanges([0, 0, 0, 1, 1, 2, 2, 2], 5), [[0, 5], [5, 8]]);
+  assert.deepEqual(pieceRanges(new Array(10).fill(0), 4), [[0, 3], [3, 7], [7, 10]]);
+  assert.deepEqual(pieceRanges([0, 0, 1], 24), [[0, 3]]);
+});
+
+test('a reading aligned in pieces places every character where the whole alignment does', async () => {
+  // Three sentences joined (38 characters, over one piece), each sentence its own clause.
+  const ids = ['BAC009S0150W0143', 'BAC009S0150W0150', 'BAC009S0150W0143'];
+  const texts = [S143.text, S150.text, S143.text];
+  const pcm = joinPcm(ids.map((id) => audio.get(id)!.pcm));
+  const table = syllableTable(backend.lexicon('zh'));
+  const zh = analyzeZhText(texts.join('。'));
+  const labels = zh.read.map((i) => zh.tokens[i].syllable);
+  assert.ok(labels.length > PIECE_CHARS);
+  const pieces = await alignWithOmissions(backend, table, labels, pcm, zh.read.map((i) => zh.tokens[i].clause));
+  const whole = await alignReading(backend, table, labels, pcm, { gop: true, optional: true });
+  assert.ok(pieces.ok && whole.ok);
+  assert.equal(pieces.syllables.length, labels.length);
+  const starts = pieces.syllables.map((s) => s?.startFrame ?? -1);
+  assert.ok(starts.every((f, k) => k === 0 || f < 0 || f > Math.max(...starts.slice(0, k))), 'in reading order');
+  // Every character the whole alignment finds is found (the reduced 那 it skips may be kept),
+  // starting within 50 ms.
+  pieces.syllables.forEach((s, k) => {
+    const w = whole.syllables[k];
+    if (!w) return;
+    assert.ok(s, `character ${k} aligned`);
+    assert.ok(Math.abs(s.startFrame - w.startFrame) <= 5, `character ${k}: ${s.startFrame} vs ${w.startFrame}`);
+  });
+  assert.ok(pieces.loop.length > 0 && pieces.syllables.every((s) => !s || s.phones.every((p) => p.gop !== undefined)));
+});
+
+test('competitors are a shortlist: the reference, same initial or final, learner confusions, phones heard', () => {
+  const table = syllableTable(backend.lexicon('zh'));
+  const list = candidates(table, 'zhang', [], 0, 0);
+  for (const s of ['zhang', 'zhan', 'zang', 'shang', 'zhi']) assert.ok(list.includes(s), s);
+  assert.ok(list.length < table.syllables.length / 5, `${list.length} of ${table.syllables.length}`);
+  assert.ok(!list.includes('fa'));
+  // Phones heard over the frames propose an unrelated syllable (fa = f a in the model).
+  const [f, a] = table.prons.get('fa')![0];
+  const heard = candidates(table, 'zhang', [{ phone: f, startFrame: 0, endFrame: 10, score: 0 }, { phone: a, startFrame: 10, endFrame: 20, score: 0 }], 5, 25);
+  assert.ok(heard.includes('fa'));
+});
+
+function joinPcm(parts: Int16Array[]): Int16Array {
+  const out = new Int16Array(parts.reduce((n, p) => n + p.length, 0));
+  parts.reduce((at, p) => (out.set(p, at), at + p.length), 0);
+  return out;
+}
 
 async function rejects40001(config: () => EvaluationConfig, message: RegExp): Promise<void> {
   await assert.rejects(async () => engine.assess(config(), audio.get(S150.id)!), (err: unknown) => {

@@ -109,6 +109,7 @@ export class SphinxEngine {
     const pass = decodeGrammar(le.decoder, compiled, audio, (words) => parseSlots(words, grammar), { wip, lw: le.lw });
     if (!pass.ok) return this.failure(le, audio, 'alignment');
     let units = buildUnits(pass.segments, pass.parsed, grammar, offset);
+    let loop: PhoneSegment[] | null = null;
     const perUnit = units.filter(isContentUnit).map((u) => unitPhones(u, grammar));
     // Every slot optional and skipped: nothing to split into phones.
     if ((opts.phones || opts.gop) && perUnit.length > 0) {
@@ -118,11 +119,13 @@ export class SphinxEngine {
       if (!phonePass.ok) return this.failure(le, audio, 'phone-level alignment');
       units = refineWithPhones(units, phonePass.segments, perUnit, offset);
       if (opts.gop) {
-        const loop = this.loopSegments(le, audio, offset);
-        units = units.map((u) => ({ ...u, phones: withGop(u.phones, loop) }));
+        const segments = this.loopSegments(le, audio, offset);
+        loop = segments;
+        units = units.map((u) => ({ ...u, phones: withGop(u.phones, segments) }));
       }
     }
-    return { ok: true, frames, units };
+    if (!opts.phoneLoop) return { ok: true, frames, units };
+    return { ok: true, frames, units, loop: loop ?? this.loopSegments(le, audio, offset) };
   }
 
   phoneLoop(lang: AcousticLang, pcm: Int16Array, opts: { window?: FrameWindow } = {}): PhoneSegment[] {

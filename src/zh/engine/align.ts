@@ -3,7 +3,7 @@
  * pronunciations, every slot skippable so omissions show as skipped slots. Characters whose
  * syllable the model cannot spell get no slot (they are reported without acoustic evidence).
  */
-import type { AcousticBackend, AlignFailure, GrammarSlot, PhoneSegment, UnitSegment } from '../../acoustic/types.js';
+import type { AcousticBackend, AlignFailure, FrameWindow, GrammarSlot, PhoneSegment, UnitSegment } from '../../acoustic/types.js';
 import type { SyllableTable } from './syllables.js';
 
 export interface AlignedSyllable {
@@ -27,6 +27,8 @@ export interface ReadingAlignment {
   modelled: boolean[];
   /** Silence and filler units between syllables, in frames, with their log-likelihoods. */
   silences: { startFrame: number; endFrame: number; score: number }[];
+  /** The free phone loop over the utterance (with GOP; empty otherwise): phones heard. */
+  loop: PhoneSegment[];
 }
 
 export function slotFor(table: SyllableTable, syllable: string, optional: boolean): GrammarSlot | null {
@@ -72,14 +74,119 @@ export const MAX_LOUD_SILENCE_FRAMES = 30;
 /**
  * Aligns with skippable characters; when that alignment hides speech in silence (see
  * loudSilenceFrames) it is replaced by the alignment with every character required, so this
- * reading's omissions are then left to the second look at single characters.
+ * reading's omissions are then left to the second look at single characters. A reading longer
+ * than one piece is aligned piece by piece (alignInPieces). `clauses` gives each read
+ * character's clause, where pieces prefer to break.
  */
-export async function alignWithOmissions(backend: AcousticBackend, table: SyllableTable, syllables: readonly string[], pcm: Int16Array): Promise<ReadingAlignment> {
-  const first = await alignReading(backend, table, syllables, pcm, { gop: true, optional: true });
+export async function alignWithOmissions(
+  backend: AcousticBackend,
+  table: SyllableTable,
+  syllables: readonly string[],
+  pcm: Int16Array,
+  clauses: readonly number[] = syllables.map(() => 0),
+): Promise<ReadingAlignment> {
+  const ranges = pieceRanges(clauses, PIECE_CHARS);
+  if (ranges.length > 1) return alignInPieces(backend, table, syllables, pcm, ranges);
+  return alignPiece(backend, table, syllables, pcm, {});
+}
+
+async function alignPiece(backend: AcousticBackend, table: SyllableTable, syllables: readonly string[], pcm: Int16Array, at: PieceOptions): Promise<ReadingAlignment> {
+  const first = await alignReading(backend, table, syllables, pcm, { ...at, gop: true, optional: true });
   if (!first.ok || !first.syllables.some((s, k) => !s && first.modelled[k])) return first;
   if (loudSilenceFrames(pcm, first.silences) + overlongFrames(first) <= MAX_LOUD_SILENCE_FRAMES) return first;
-  const strict = await alignReading(backend, table, syllables, pcm, { gop: true, optional: false });
+  const strict = await alignReading(backend, table, syllables, pcm, { ...at, gop: true, optional: false });
   return strict.ok ? strict : first;
+}
+
+/**
+ * Read characters per piece of a long reading (about 6 s of speech). With every slot
+ * skippable the grammar search keeps every position of the text alive at every frame, so one
+ * alignment costs about the product of frames and characters: 5 s of speech 40 ms, 60 s
+ * several minutes. Pieces of this size keep the cost linear in length.
+ */
+export const PIECE_CHARS = 24;
+/** Syllables of the neighbouring pieces put at each end of a piece as skippable context. */
+const CONTEXT_SYLLABLES = 2;
+/** Frames a piece's window reaches beyond its located boundaries (0.4 s), for location errors. */
+const PIECE_MARGIN = 40;
+
+interface PieceOptions {
+  window?: FrameWindow;
+  /** Syllables aligned before and after the piece (skippable) and then dropped. */
+  context?: { before: readonly string[]; after: readonly string[] };
+}
+
+/**
+ * Splits read characters into pieces of at most `max`: whole clauses while they fit, a longer
+ * clause into equal parts. Returns [start, end) ranges of read-character indices.
+ */
+export function pieceRanges(clauses: readonly number[], max: number): [number, number][] {
+  const runs: [number, number][] = [];
+  for (let k = 0; k < clauses.length; k++) {
+    if (k > 0 && clauses[k] === clauses[k - 1]) runs[runs.length - 1][1] = k + 1;
+    else runs.push([k, k + 1]);
+  }
+  const parts = runs.flatMap(([a, b]) => {
+    const n = Math.ceil((b - a) / max);
+    return Array.from({ length: n }, (_, i): [number, number] => [a + Math.round(((b - a) * i) / n), a + Math.round(((b - a) * (i + 1)) / n)]);
+  });
+  const out: [number, number][] = [];
+  for (const [a, b] of parts) {
+    const last = out[out.length - 1];
+    if (last && b - last[0] <= max) last[1] = b;
+    else out.push([a, b]);
+  }
+  return out;
+}
+
+/**
+ * A long reading aligned in pieces. One alignment with every character required (cheap: its
+ * search stays near the diagonal) locates where each piece starts and ends; each piece is then
+ * aligned as usual in its own window, reaching PIECE_MARGIN beyond the located boundaries,
+ * with the neighbouring pieces' edge syllables as skippable context so their speech in the
+ * margin has somewhere to go. Pieces are independent and decoded concurrently.
+ */
+async function alignInPieces(backend: AcousticBackend, table: SyllableTable, syllables: readonly string[], pcm: Int16Array, ranges: [number, number][]): Promise<ReadingAlignment> {
+  const frames = Math.floor(pcm.length / 160);
+  const located = await alignReading(backend, table, syllables, pcm, { gop: false, optional: false, phones: false });
+  const cuts = pieceBoundaries(located, ranges, frames);
+  const results = await Promise.all(
+    ranges.map(([a, b], i) => {
+      const window = { startFrame: Math.max(0, cuts[i] - PIECE_MARGIN), endFrame: Math.min(frames, cuts[i + 1] + PIECE_MARGIN) };
+      const context = { before: syllables.slice(Math.max(0, a - CONTEXT_SYLLABLES), a), after: syllables.slice(b, b + CONTEXT_SYLLABLES) };
+      return alignPiece(backend, table, syllables.slice(a, b), pcm, { window, context });
+    }),
+  );
+  const within = (i: number) => (x: { startFrame: number }) => x.startFrame >= cuts[i] && x.startFrame < cuts[i + 1];
+  const failed = results.find((r) => !r.ok);
+  return {
+    ok: !failed || results.some((r) => r.ok),
+    failure: results.every((r) => !r.ok) ? failed!.failure : null,
+    frames,
+    syllables: results.flatMap((r) => r.syllables),
+    modelled: results.flatMap((r) => r.modelled),
+    silences: results.flatMap((r, i) => r.silences.filter(within(i))),
+    loop: results.flatMap((r, i) => r.loop.filter(within(i))),
+  };
+}
+
+/**
+ * Frames where pieces meet: midway between the last located syllable of one piece and the
+ * first of the next. Without a location (or for a piece with none) the speech is shared in
+ * proportion to the characters.
+ */
+function pieceBoundaries(located: ReadingAlignment, ranges: [number, number][], frames: number): number[] {
+  const total = ranges[ranges.length - 1][1];
+  const cuts = [0];
+  for (let i = 1; i < ranges.length; i++) {
+    const at = ranges[i][0];
+    const prev = located.ok ? located.syllables.slice(0, at).filter((s) => s !== null).pop() : undefined;
+    const next = located.ok ? located.syllables.slice(at).find((s) => s !== null) : undefined;
+    const guess = prev && next ? Math.round((prev.endFrame + next.startFrame) / 2) : Math.round((frames * at) / total);
+    cuts.push(Math.max(cuts[i - 1], Math.min(frames, guess)));
+  }
+  cuts.push(frames);
+  return cuts;
 }
 
 export async function alignReading(
@@ -87,23 +194,28 @@ export async function alignReading(
   table: SyllableTable,
   syllables: readonly string[],
   pcm: Int16Array,
-  opts: { gop: boolean; optional: boolean },
+  opts: { gop: boolean; optional: boolean; phones?: boolean } & PieceOptions,
 ): Promise<ReadingAlignment> {
+  const before = opts.context?.before ?? [];
+  const after = opts.context?.after ?? [];
+  const all = [...before, ...syllables, ...after];
+  const inPiece = (k: number) => k >= before.length && k < before.length + syllables.length;
   const modelled = syllables.map((s) => table.prons.has(s));
   const slotToK: number[] = [];
   const slots: GrammarSlot[] = [];
-  syllables.forEach((s, k) => {
-    const slot = slotFor(table, s, opts.optional);
+  all.forEach((s, k) => {
+    const slot = slotFor(table, s, opts.optional || !inPiece(k));
     if (slot) {
       slots.push(slot);
-      slotToK.push(k);
+      slotToK.push(k - before.length);
     }
   });
-  const empty: ReadingAlignment = { ok: false, failure: 'no-match', frames: 0, syllables: syllables.map(() => null), modelled, silences: [] };
-  if (slots.length === 0) return empty;
+  const empty: ReadingAlignment = { ok: false, failure: 'no-match', frames: 0, syllables: syllables.map(() => null), modelled, silences: [], loop: [] };
+  if (!slotToK.some((k) => k >= 0 && k < syllables.length)) return empty;
   let res: Awaited<ReturnType<AcousticBackend['align']>>;
   try {
-    res = await backend.align('zh', pcm, { slots, optionalSilence: true }, { phones: true, gop: opts.gop });
+    const phones = opts.phones ?? true;
+    res = await backend.align('zh', pcm, { slots, optionalSilence: true }, { phones, gop: opts.gop, phoneLoop: opts.gop, window: opts.window });
   } catch {
     // With every slot skippable, a recording with no matching speech can skip them all and
     // leave the phone pass nothing to align; PocketSphinx then rejects the empty grammar.
@@ -114,13 +226,12 @@ export async function alignReading(
   const out: (AlignedSyllable | null)[] = syllables.map(() => null);
   const silences: ReadingAlignment['silences'] = [];
   for (const u of res.units) {
-    if (u.slot < 0) {
-      silences.push({ startFrame: u.startFrame, endFrame: u.endFrame, score: u.score });
-      continue;
-    }
-    out[slotToK[u.slot]] = toSyllable(u);
+    const k = u.slot < 0 ? -1 : slotToK[u.slot];
+    if (u.slot < 0) silences.push({ startFrame: u.startFrame, endFrame: u.endFrame, score: u.score });
+    else if (k >= 0 && k < syllables.length) out[k] = toSyllable(u);
   }
-  return { ok: true, failure: null, frames: res.frames, syllables: out, modelled, silences };
+  const frames = opts.window ? Math.floor(pcm.length / 160) : res.frames;
+  return { ok: true, failure: null, frames, syllables: out, modelled, silences, loop: res.loop ?? [] };
 }
 
 function toSyllable(u: UnitSegment): AlignedSyllable {

@@ -15,8 +15,9 @@
  * loop only wins frames the pair cannot explain, and frames it wins are inserted speech. Only
  * then is the window decoded with up to two free optional syllables, to name what was said.
  */
-import type { AcousticBackend, AlignResult, GrammarSlot } from '../../acoustic/types.js';
+import type { AcousticBackend, AlignResult, GrammarSlot, PhoneSegment } from '../../acoustic/types.js';
 import type { AlignedSyllable } from './align.js';
+import { candidates } from './candidates.js';
 import type { SyllableTable } from './syllables.js';
 
 /** Frames of margin around a window (30 ms), so boundary errors do not cut the neighbours. */
@@ -41,7 +42,11 @@ function total(r: AlignResult): number {
 }
 
 function anySlot(table: SyllableTable, optional: boolean): GrammarSlot {
-  return { alternatives: table.syllables.map((s) => ({ label: s, prons: table.prons.get(s)! })), optional };
+  return slotOf(table, table.syllables, optional);
+}
+
+function slotOf(table: SyllableTable, syllables: readonly string[], optional: boolean): GrammarSlot {
+  return { alternatives: syllables.map((s) => ({ label: s, prons: table.prons.get(s)! })), optional };
 }
 
 function fixed(table: SyllableTable, s: string): GrammarSlot {
@@ -50,7 +55,9 @@ function fixed(table: SyllableTable, s: string): GrammarSlot {
 
 /**
  * Competition for read character k. `labels[j]` is the syllable assumed for character j (the
- * reference, or what was heard once a neighbour has been judged substituted).
+ * reference, or what was heard once a neighbour has been judged substituted). The middle slot
+ * is free among the character's shortlist (candidates.ts, with the utterance's free phone
+ * loop); the forced decode is only needed when the free one picks another syllable.
  */
 export async function compete(
   backend: AcousticBackend,
@@ -59,6 +66,7 @@ export async function compete(
   aligned: readonly (AlignedSyllable | null)[],
   labels: readonly string[],
   k: number,
+  loop: readonly PhoneSegment[] = [],
 ): Promise<Competition | null> {
   const mid = aligned[k];
   if (!mid || !table.prons.has(labels[k])) return null;
@@ -68,12 +76,14 @@ export async function compete(
   const endFrame = (n >= 0 ? aligned[n]!.endFrame : mid.endFrame) + MARGIN;
   const window = { startFrame, endFrame: Math.min(endFrame, Math.floor(pcm.length / 160)) };
   const around = (middle: GrammarSlot) => [...(p >= 0 ? [fixed(table, labels[p])] : []), middle, ...(n >= 0 ? [fixed(table, labels[n])] : [])];
-  const free = await backend.align('zh', pcm, { slots: around(anySlot(table, false)) }, { window });
-  const forced = await backend.align('zh', pcm, { slots: around(fixed(table, labels[k])) }, { window });
-  if (!free.ok || !forced.ok) return null;
+  const shortlist = candidates(table, labels[k], loop, mid.startFrame, mid.endFrame);
+  const free = await backend.align('zh', pcm, { slots: around(slotOf(table, shortlist, false)) }, { window });
+  if (!free.ok) return null;
   const midUnit = free.units.filter((u) => u.slot >= 0)[p >= 0 ? 1 : 0];
   const heard = midUnit ? midUnit.label : labels[k];
   if (table.same(heard, labels[k])) return { heard: labels[k], evidence: 0 };
+  const forced = await backend.align('zh', pcm, { slots: around(fixed(table, labels[k])) }, { window });
+  if (!forced.ok) return null;
   const frames = Math.max(1, mid.endFrame - mid.startFrame);
   return { heard, evidence: Math.max(0, (total(free) - total(forced)) / frames) };
 }

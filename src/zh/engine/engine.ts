@@ -18,7 +18,7 @@ import { MAX_REFERENCE_CHARS, type EvaluationConfig } from '../../evaluation/con
 import { invalid } from '../../errors.js';
 import { classifyTone, loadToneModel, type ToneModel } from '../tone/classifier.js';
 import { pitchContext, toneEvidence } from '../tone/extract.js';
-import { alignWithOmissions, type ReadingAlignment } from './align.js';
+import { alignWithOmissions, type AlignedSyllable, type ReadingAlignment } from './align.js';
 import { assemble } from './assemble.js';
 import { compete, findInsertion, insertedFrames, recoverSkipped, type Competition, type Insertion } from './context.js';
 import { acceptInsertion, CALIBRATION, gopScore, judgeTone, pronunciationScore, substitutionThreshold, syllableGop } from './judge.js';
@@ -62,7 +62,7 @@ async function assess(
   const text = analyzeRequestText(config);
   const labels = text.read.map((i) => text.tokens[i].syllable);
   const quality = analyzeQuality(audio.pcm, audio.sampleRate).warnings;
-  const al = await alignWithOmissions(backend, table, labels, audio.pcm);
+  const al = await alignWithOmissions(backend, table, labels, audio.pcm, text.read.map((i) => text.tokens[i].clause));
   const heardLabels = [...labels];
   const recovered = al.ok ? await recoverAll(backend, table, audio.pcm, al, labels, config.slack) : { others: new Map<number, string>(), reduced: new Set<number>() };
   const comps = al.ok ? await competeAll(backend, table, audio.pcm, al, heardLabels, config.slack, recovered) : [];
@@ -101,9 +101,12 @@ async function assess(
 }
 
 /**
- * Competition for every aligned character, then once more for the neighbours of characters
- * judged substituted, with the substituted neighbour set to what was heard (its frames no
- * longer pretend to be the reference syllable, which otherwise drags the neighbours down).
+ * Competition for every aligned character whose worst phone is not clearly good (see
+ * CALIBRATION.COMPETE_GOP), then once more for the neighbours of characters judged
+ * substituted, with the substituted neighbour set to what was heard (its frames no longer
+ * pretend to be the reference syllable, which otherwise drags the neighbours down). The
+ * window decodes of one round are independent and issued together, so a pooled backend
+ * spreads them over its threads.
  */
 export async function competeAll(
   backend: AcousticBackend,
@@ -115,22 +118,32 @@ export async function competeAll(
   recovered: { others: ReadonlyMap<number, string>; reduced: ReadonlySet<number> } = { others: new Map(), reduced: new Set() },
 ): Promise<(Competition | null)[]> {
   const threshold = substitutionThreshold(slack);
-  const out: (Competition | null)[] = [];
   // Reduced syllables put back by recoverAll are too short to judge or to serve as context.
   const view = al.syllables.map((s, k) => (recovered.reduced.has(k) ? null : s));
-  for (let k = 0; k < labels.length; k++) {
-    // Recovered as another syllable: evidence set to twice the threshold (caps pronunciation near 30).
-    const other = recovered.others.get(k);
-    if (other !== undefined) out.push({ heard: other, evidence: 2 * threshold });
-    else if (recovered.reduced.has(k)) out.push({ heard: labels[k], evidence: 0 });
-    else out.push(await compete(backend, table, pcm, view, labels, k));
-  }
+  const judge = async (k: number) => (needsCompetition(view[k]) ? compete(backend, table, pcm, view, labels, k, al.loop) : { heard: labels[k], evidence: 0 });
+  const out: (Competition | null)[] = await Promise.all(
+    labels.map((_, k) => {
+      // Recovered as another syllable: evidence set to twice the threshold (caps pronunciation near 30).
+      const other = recovered.others.get(k);
+      if (other !== undefined) return { heard: other, evidence: 2 * threshold };
+      if (recovered.reduced.has(k)) return { heard: labels[k], evidence: 0 };
+      return judge(k);
+    }),
+  );
   const flagged = out.flatMap((c, k) => (c && c.evidence > threshold ? [k] : []));
   if (flagged.length === 0) return out;
   for (const k of flagged) labels[k] = out[k]!.heard;
-  const again = new Set(flagged.flatMap((k) => [k - 1, k + 1]).filter((k) => k >= 0 && k < labels.length && !flagged.includes(k)));
-  for (const k of again) if (!recovered.reduced.has(k)) out[k] = await compete(backend, table, pcm, view, labels, k);
+  const again = [...new Set(flagged.flatMap((k) => [k - 1, k + 1]))].filter((k) => k >= 0 && k < labels.length && !flagged.includes(k) && !recovered.reduced.has(k));
+  const second = await Promise.all(again.map(judge));
+  again.forEach((k, i) => (out[k] = second[i]));
   return out;
+}
+
+/** Whether a syllable's phones leave room for another syllable (some phone below COMPETE_GOP). */
+function needsCompetition(s: AlignedSyllable | null): boolean {
+  if (!s) return true;
+  const gops = s.phones.flatMap((p) => (p.gop === undefined ? [] : [p.gop]));
+  return gops.length === 0 || Math.min(...gops) < CALIBRATION.COMPETE_GOP;
 }
 
 /**
@@ -178,24 +191,34 @@ function clipNeighbours(al: ReadingAlignment, k: number): void {
   }
 }
 
+/**
+ * Inserted speech after each aligned character (see context.ts). The pairs are independent
+ * and checked concurrently.
+ */
 export async function insertionsOf(backend: AcousticBackend, table: SyllableTable, pcm: Int16Array, al: ReadingAlignment, labels: readonly string[], slack = 0): Promise<Insertion[]> {
   const present = al.syllables.flatMap((s, k) => (s ? [k] : []));
   const durs = present.map((k) => al.syllables[k]!.endFrame - al.syllables[k]!.startFrame).sort((a, b) => a - b);
   if (durs.length < 2) return [];
   const median = durs[Math.floor(durs.length / 2)];
-  const out: Insertion[] = [];
-  for (let j = 0; j + 1 < present.length; j++) {
-    const a = al.syllables[present[j]]!;
+  const pairs = present.slice(0, -1).filter((k, j) => {
+    const a = al.syllables[k]!;
     const b = al.syllables[present[j + 1]]!;
-    const speech = a.endFrame - a.startFrame + (b.endFrame - b.startFrame);
-    if (speech < CALIBRATION.INSERTION_GAP_SYLLABLES * median) continue;
-    const garbage = await insertedFrames(backend, table, pcm, al.syllables, labels, present[j]);
-    if (!acceptInsertion(garbage.frames, slack)) continue;
-    const named = await findInsertion(backend, table, pcm, al.syllables, labels, present[j]);
-    // The garbage loop found speech; the free syllables name it (one unnamed syllable if they cannot).
-    out.push(named ?? { after: present[j], syllables: [{ syllable: '', startFrame: garbage.startFrame, endFrame: garbage.endFrame }], evidence: 0 });
-  }
-  return out;
+    const [da, db] = [a.endFrame - a.startFrame, b.endFrame - b.startFrame];
+    if (da + db < CALIBRATION.INSERTION_GAP_SYLLABLES * median) return false;
+    // The frames inserted speech must take are either between the two (silence and filler
+    // units of the alignment) or inside one of them, which is then overlong.
+    return b.startFrame - a.endFrame >= CALIBRATION.INSERTION_MIN_FRAMES || Math.max(da, db) >= CALIBRATION.INSERTION_LONG_SYLLABLES * median;
+  });
+  const found = await Promise.all(
+    pairs.map(async (k): Promise<Insertion | null> => {
+      const garbage = await insertedFrames(backend, table, pcm, al.syllables, labels, k);
+      if (!acceptInsertion(garbage.frames, slack)) return null;
+      const named = await findInsertion(backend, table, pcm, al.syllables, labels, k);
+      // The garbage loop found speech; the free syllables name it (one unnamed syllable if they cannot).
+      return named ?? { after: k, syllables: [{ syllable: '', startFrame: garbage.startFrame, endFrame: garbage.endFrame }], evidence: 0 };
+    }),
+  );
+  return found.filter((x): x is Insertion => x !== null);
 }
 
 function timedSyllables(text: ZhText, al: ReadingAlignment, pcm: Int16Array): { list: TimedSyllable[]; index: Map<number, number> } {
