@@ -10,8 +10,9 @@
  *     results behind the audio (per reference word: arrival of the first interim frame that
  *     counts it as read, minus the end of the word in a forced alignment of the whole
  *     recording; as in bench/progress.ts), and time from `end` to the final result.
- * Every request has a time limit; a failed or timed-out request is counted and reported in its
- * row rather than stopping the run. Ends with one JSON line of all figures.
+ * Every request has a time limit, and every row a time budget (3 min for a sentence, 7 for a
+ * passage) after which no new request starts; a failed, timed-out or skipped request is
+ * reported in its row rather than stopping the run. Ends with one JSON line of all figures.
  * Options: --rounds N (sentence HTTP rounds at concurrency 1, default 20; passages get 3),
  *          --only zh|en (one language).
  */
@@ -39,6 +40,7 @@ const rounds = Math.max(1, Number(values.rounds) || 20);
 const PASSAGE_ROUNDS = 3;
 const TIER_LIMIT = 5;
 const REQUEST_TIMEOUT_MS = 240_000;
+const ROW_BUDGET_S = { sentence: 180, passage: 420 };
 /** Real-time chunks of the streamed rounds: 100 ms of 16 kHz 16-bit mono. */
 const CHUNK_MS = 100;
 const CHUNK_BYTES = (16000 * 2 * CHUNK_MS) / 1000;
@@ -133,7 +135,7 @@ function post(url: string, body: Buffer, headers: Record<string, string>): Promi
 
 interface Series { times: number[]; failures: string[]; cpuMsPerRequest: number | null }
 
-async function httpSeries(base: string, appKey: string, s: Sample, n: number, concurrency: number): Promise<Series> {
+async function httpSeries(base: string, appKey: string, s: Sample, n: number, concurrency: number, deadline: number): Promise<Series> {
   const config = { coreType: s.coreType, language: s.language, referenceText: s.text, paragraphNeedWordScore: 1 };
   const { body, type } = multipart([{ name: 'config', value: JSON.stringify(config), type: 'application/json' }], s.wav);
   const times: number[] = [];
@@ -142,6 +144,11 @@ async function httpSeries(base: string, appKey: string, s: Sample, n: number, co
   const cpu = process.cpuUsage();
   const worker = async () => {
     while (next < n) {
+      if (performance.now() > deadline) {
+        failures.push(`over the row budget: ${n - next} request(s) not sent`);
+        next = n;
+        return;
+      }
       next += 1;
       const start = performance.now();
       const res = await post(`${base}/api/v1/evaluate`, body, { 'content-type': type, 'x-app-key': appKey });
@@ -317,14 +324,14 @@ async function main() {
     const long = s.coreType === 'passage';
     const failures: string[] = [];
     const started = performance.now();
-    const warm = await httpSeries(base, key.appKey, s, 1, 1);
+    const deadline = started + ROW_BUDGET_S[s.coreType] * 1000;
+    const inBudget = (what: string) => performance.now() < deadline || (failures.push(`over the row budget: ${what} skipped`), false);
+    const warm = await httpSeries(base, key.appKey, s, 1, 1, deadline);
     failures.push(...warm.failures.map((f) => `warm-up: ${f}`));
-    const c1 = await httpSeries(base, key.appKey, s, long ? PASSAGE_ROUNDS : rounds, 1);
-    const c5 = await httpSeries(base, key.appKey, s, long ? TIER_LIMIT : Math.max(2 * TIER_LIMIT, rounds / 2), TIER_LIMIT);
-    failures.push(...c1.failures.map((f) => `c=1: ${f}`), ...c5.failures.map((f) => `c=${TIER_LIMIT}: ${f}`));
-    const split = await serverSplit(base, key, s, long ? 1 : 5);
+    const c1 = await httpSeries(base, key.appKey, s, long ? PASSAGE_ROUNDS : rounds, 1, deadline);
+    failures.push(...c1.failures.map((f) => `c=1: ${f}`));
     const ws: number[] = [];
-    for (let i = 0; i < (long ? 1 : 5); i++) {
+    for (let i = 0; i < (long ? 1 : 5) && inBudget('native WS round'); i++) {
       const ms = await guarded('native WS', () => nativeWsRound(wsBase, token, s), failures);
       if (ms !== null) ws.push(ms);
     }
@@ -332,13 +339,16 @@ async function main() {
     const lags: number[] = [];
     const compatEnd: number[] = [];
     let reportedAll = true;
-    for (let i = 0; ends && i < (long ? 1 : 3); i++) {
+    for (let i = 0; ends && i < (long ? 1 : 3) && inBudget('compat WS round'); i++) {
       const r = await guarded('compat WS', () => compatWsRound(wsBase, token, s, ends), failures);
       if (!r) continue;
       lags.push(...r.lags);
       compatEnd.push(r.endToResult);
       reportedAll &&= r.reportedAll;
     }
+    const c5 = await httpSeries(base, key.appKey, s, long ? TIER_LIMIT : Math.max(2 * TIER_LIMIT, rounds / 2), TIER_LIMIT, deadline);
+    failures.push(...c5.failures.map((f) => `c=${TIER_LIMIT}: ${f}`));
+    const split = inBudget('server split') ? await serverSplit(base, key, s, long ? 1 : 5) : 'skipped';
     const row = {
       seconds: Number(s.seconds.toFixed(1)),
       http_c1: { p50: pct(c1.times, 0.5), p95: pct(c1.times, 0.95), p99: pct(c1.times, 0.99), n: c1.times.length },

@@ -8,6 +8,7 @@
  * Every other step runs on the whole upload as usual.
  * Each step's wall time is kept (`timings.platformStages`) for `timing=1` and the benchmark.
  */
+import { asOneRequest } from '../acoustic/backend.js';
 import type { DecodedAudio } from '../audio/decode.js';
 import { LOW_SAMPLE_RATE_WARNING, decodeAudio, minDurationError } from '../audio/decode.js';
 import { ApiError } from '../errors.js';
@@ -93,7 +94,8 @@ export function createEvaluationService(deps: EvaluationServiceDeps): Evaluation
 
   return {
     async score({ config, compat, audio }) {
-      return scorerOf(config).score({ config, audio, compat });
+      const scorer = scorerOf(config);
+      return asOneRequest(() => scorer.score({ config, audio, compat }));
     },
 
     async evaluate(input: EvaluationInput): Promise<EvaluationOutput> {
@@ -112,7 +114,7 @@ export function createEvaluationService(deps: EvaluationServiceDeps): Evaluation
       }
 
       const engineStart = performance.now();
-      const scored = input.early?.scored ?? (await scorer.score({ config, audio, compat }));
+      const scored = input.early?.scored ?? (await asOneRequest(() => scorer.score({ config, audio, compat })));
       const engineMs = performance.now() - engineStart;
 
       // Compat `output_rawtext=1`: the reference text exactly as sent, beside the scores.

@@ -1,6 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createAcousticBackend, createInThreadBackend } from '../../src/acoustic/backend.js';
+import { Piscina, type PiscinaTask } from 'piscina';
+import { asOneRequest, createAcousticBackend, createInThreadBackend, RequestOrderQueue } from '../../src/acoustic/backend.js';
 import { SphinxEngine } from '../../src/acoustic/sphinx/engine.js';
 import { concatPcm } from '../../src/audio/resample.js';
 import type { AcousticBackend } from '../../src/acoustic/types.js';
@@ -67,6 +68,31 @@ test('window calls answer as the engine does on the whole audio, though only the
   } finally {
     engine.close();
   }
+});
+
+test('queued calls are served by the start of their request, then in arrival order', () => {
+  const queue = new RequestOrderQueue();
+  const task = (name: string, order?: number) => ({ name, [Piscina.queueOptionsSymbol]: order === undefined ? null : { order } }) as unknown as PiscinaTask;
+  const later = task('later request, first call', 20);
+  queue.push(later);
+  queue.push(task('earlier request, first call', 10));
+  queue.push(task('earlier request, second call', 10));
+  queue.push(task('later request, second call', 20));
+  queue.push(task('no request'));
+  queue.remove(later);
+  const served: string[] = [];
+  while (queue.size > 0) served.push((queue.shift() as unknown as { name: string }).name);
+  assert.deepEqual(served, ['earlier request, first call', 'earlier request, second call', 'later request, second call', 'no request']);
+  assert.equal(queue.shift(), null);
+});
+
+test('calls made inside a request carry its start through the pool', async () => {
+  const { id, text } = aishellTranscripts()[2];
+  const pcm = await readPcm(aishellFile(id));
+  const grammar = referenceGrammar(pooled.lexicon('zh'), [...text]);
+  const [inside, outside] = await Promise.all([asOneRequest(() => pooled.align('zh', pcm, grammar)), pooled.align('zh', pcm, grammar)]);
+  assert.deepEqual(inside, outside);
+  assert.ok(inside.ok);
 });
 
 test('the pool returns typed failures and keeps serving after them', async () => {

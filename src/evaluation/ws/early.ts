@@ -27,7 +27,7 @@ import type { EarlyScore } from '../types.js';
 
 const FRAME = 160;
 /** Quiet audio needed after the last word before scoring starts (the endpoint), in frames. */
-export const ENDPOINT_FRAMES = 25;
+export const ENDPOINT_FRAMES = 20;
 /** Quiet frames are at least 20 dB under the loud frames. */
 const QUIET_RATIO = 0.1;
 /** The quiet threshold never exceeds this RMS (about -50 dBFS). */
