@@ -13,6 +13,9 @@
  * - at most one scoring per round runs at a time; one made stale by more speech is replaced
  *   by a new one at the next endpoint, after it finishes (bounded extra work).
  * - only 16-bit PCM WAV streams take part (their samples exist while audio arrives).
+ * - an early scoring is not yet an admitted evaluation (admission, charging and metering
+ *   happen at `end`), so the process runs at most MAX_RUNNING of them at once: beyond that a
+ *   round is simply scored at `end`. Free work is bounded whatever clients send.
  *
  * Silence is judged against the recording itself: a 10 ms frame is quiet when its RMS is under
  * a tenth (-20 dB) of the loud frames' level (the 90th percentile of frame RMS so far), and
@@ -34,6 +37,9 @@ const QUIET_RATIO = 0.1;
 const QUIET_CEILING_RMS = 100;
 /** Frames the speech level needs before any frame is judged quiet (1 s). */
 const MIN_LEVEL_FRAMES = 100;
+/** Early scorings running at once in this process (one per acoustic worker on this machine). */
+const MAX_RUNNING = 2;
+let running = 0;
 
 function frameRms(pcm: Int16Array, frame: number): number {
   let sum = 0;
@@ -85,16 +91,19 @@ export class EarlyScoring {
     if (!allRead || this.closed) return;
     const current = this.attempt;
     if (current && (!current.done || quietFrom(pcm, current.samples, current.threshold))) return;
+    if (running >= MAX_RUNNING) return;
     const frames = Math.floor(pcm.length / FRAME);
     const threshold = quietThreshold(pcm, frames);
     if (threshold === null || frames < ENDPOINT_FRAMES || !quietFrom(pcm.subarray(0, frames * FRAME), (frames - ENDPOINT_FRAMES) * FRAME, threshold)) return;
     const audio = this.decoded(pcm.slice(0, frames * FRAME));
     if (!audio) return;
     const attempt: Attempt = { samples: audio.pcm.length, threshold, done: false, scored: Promise.resolve(null) };
+    running += 1;
     attempt.scored = this.score(audio).then(
       (scored) => scored,
       () => null, // the full evaluation at `end` reports any real failure
     ).finally(() => {
+      running -= 1;
       attempt.done = true;
     });
     this.attempt = attempt;
@@ -114,10 +123,14 @@ export class EarlyScoring {
     return scored ? { scored, audioMs: attempt.samples / 16 } : null;
   }
 
-  /** The samples as decoded audio, with the stream's own source description. */
+  /** The samples as decoded audio, with the stream's own source description; null when unusable (the end decides). */
   private decoded(pcm: Int16Array): DecodedAudio | null {
     const header = parseWavHeader(this.raw());
     if (!header.ok) return null;
-    return finishDecoded({ pcm, source: { format: 'wav', sampleRate: header.header.sampleRate, channels: header.header.channels } });
+    try {
+      return finishDecoded({ pcm, source: { format: 'wav', sampleRate: header.header.sampleRate, channels: header.header.channels } });
+    } catch {
+      return null;
+    }
   }
 }
