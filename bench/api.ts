@@ -330,6 +330,7 @@ async function main() {
     failures.push(...warm.failures.map((f) => `warm-up: ${f}`));
     const c1 = await httpSeries(base, key.appKey, s, long ? PASSAGE_ROUNDS : rounds, 1, deadline);
     failures.push(...c1.failures.map((f) => `c=1: ${f}`));
+    const split = inBudget('server split') ? await serverSplit(base, key, s, long ? 1 : 5) : 'skipped';
     const ws: number[] = [];
     for (let i = 0; i < (long ? 1 : 5) && inBudget('native WS round'); i++) {
       const ms = await guarded('native WS', () => nativeWsRound(wsBase, token, s), failures);
@@ -348,7 +349,6 @@ async function main() {
     }
     const c5 = await httpSeries(base, key.appKey, s, long ? TIER_LIMIT : Math.max(2 * TIER_LIMIT, rounds / 2), TIER_LIMIT, deadline);
     failures.push(...c5.failures.map((f) => `c=${TIER_LIMIT}: ${f}`));
-    const split = inBudget('server split') ? await serverSplit(base, key, s, long ? 1 : 5) : 'skipped';
     const row = {
       seconds: Number(s.seconds.toFixed(1)),
       http_c1: { p50: pct(c1.times, 0.5), p95: pct(c1.times, 0.95), p99: pct(c1.times, 0.99), n: c1.times.length },
