@@ -18,6 +18,7 @@ import { pathToFileURL } from 'node:url';
 import { decodeAudio } from '../src/audio/decode.js';
 import { loadEnglishLexicon, type EnglishLexicon } from '../src/en/lexicon/index.js';
 import { planReading } from '../src/en/engine/plan.js';
+import { alignReading } from '../src/en/engine/align.js';
 import { measureSignal } from '../src/en/engine/signal.js';
 import { createInThreadBackend } from '../src/acoustic/backend.js';
 import { loadConfig } from '../src/config.js';
@@ -81,7 +82,7 @@ export async function extractOne(
 ): Promise<CachedUtterance> {
   const audio = await decodeAudio(fs.readFileSync(path.join(SO762_DIR, split, `${id}.opus`)));
   const plan = planReading(lexicon, text, 'sentence', 'en-US');
-  const result = await backend.align('en', audio.pcm, plan.grammar, { phones: true, gop: true });
+  const { result } = await alignReading(backend, audio.pcm, plan.grammar);
   const signal = measureSignal(audio.pcm);
   const round = (a: Float32Array, k: number) => Array.from(a, (v) => Math.round(v * k) / k);
   return { id, text, result, energyDb: round(signal.energyDb, 10), f0: round(signal.f0, 10) };

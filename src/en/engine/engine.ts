@@ -13,6 +13,7 @@ import { invalid } from '../../errors.js';
 import { loadEnglishLexicon, type EnglishLexicon } from '../lexicon/index.js';
 import { loadEnglishScoringModel, type EnglishScoringModel } from '../scoring-model/model.js';
 import { assessConnectedSpeech, type ConnectedResult } from '../connected/assess.js';
+import { alignReading, alignSkipped } from './align.js';
 import { buildAssessment } from './build.js';
 import { readEvidence, rescueSkipped, type ReadingEvidence } from './evidence.js';
 import { grammarOf, planReading, withCustomPronunciations, type ReadingPlan } from './plan.js';
@@ -47,6 +48,8 @@ export interface AnalysedReading {
   plan: ReadingPlan;
   evidence: ReadingEvidence;
   signal: SignalFrames;
+  /** The free phone loop over the audio: GOP, and what was heard for low-scored phones. */
+  loop: PhoneSegment[];
 }
 
 export function createEnglishEngine(deps: EnglishEngineDeps): EnglishEngine {
@@ -61,13 +64,16 @@ export function createEnglishEngine(deps: EnglishEngineDeps): EnglishEngine {
       throw invalid(`coreType ${kind} is not a read-aloud kind of the English engine`);
     }
     const plan = withCustomPronunciations(planReading(await getLexicon(), config.referenceText, kind, config.language), opts.customPronunciations ?? {});
-    const result = await deps.backend.align('en', audio.pcm, plan.grammar, { phones: true, gop: true });
+    const aligning = alignReading(deps.backend, audio.pcm, plan.grammar);
+    // The signal is measured in this thread while the backend's workers align.
+    const signal = measureSignal(audio.pcm);
+    const { result, loop } = await aligning;
     let evidence = readEvidence(plan, result);
     if (evidence.ok && evidence.words.some((w) => w.status === 'omitted')) {
-      const required = await deps.backend.align('en', audio.pcm, grammarOf(plan.entries, false), { phones: true, gop: true });
-      evidence = rescueSkipped(plan, evidence, required);
+      const spans = evidence.words.map((w) => (w.status === 'read' ? { startFrame: w.startFrame, endFrame: w.endFrame } : null));
+      evidence = rescueSkipped(plan, evidence, await alignSkipped(deps.backend, audio.pcm, grammarOf(plan.entries, false), spans));
     }
-    return { plan, evidence, signal: measureSignal(audio.pcm) };
+    return { plan, evidence, signal, loop };
   }
 
   const engine: EnglishEngine = {
@@ -75,12 +81,12 @@ export function createEnglishEngine(deps: EnglishEngineDeps): EnglishEngine {
       return toAssessment(await engine.inspect(config, audio, opts), config);
     },
     async inspect(config, audio, opts) {
-      const { plan, evidence, signal } = await analyse(config, audio, opts);
+      const { plan, evidence, signal, loop } = await analyse(config, audio, opts);
       const scored = scoreReading(evidence, signal, model);
+      // What the loop heard is judged only when some phone scores low (as documented).
       const lowPhones = scored.words.some((w) => w.phones.some((s) => s * 100 < LOW_PHONE_SCORE));
-      const loop = evidence.ok && lowPhones ? await phoneLoop(deps.backend, audio, evidence) : [];
       return buildAssessment({
-        config, plan, evidence, scored, loop, durationSec: audio.durationSec, warnings: warningsFor(audio, evidence),
+        config, plan, evidence, scored, loop: evidence.ok && lowPhones ? loop : [], durationSec: audio.durationSec, warnings: warningsFor(audio, evidence),
         narrowband: audio.lowSampleRate || signal.narrowband === true,
       });
     },
@@ -91,11 +97,6 @@ export function createEnglishEngine(deps: EnglishEngineDeps): EnglishEngine {
     },
   };
   return engine;
-}
-
-/** The free phone loop over the aligned speech only (what was heard for low-scored phones). */
-async function phoneLoop(backend: AcousticBackend, audio: DecodedAudio, ev: ReadingEvidence): Promise<PhoneSegment[]> {
-  return backend.phoneLoop('en', audio.pcm, { window: { startFrame: Math.max(0, ev.speechStart - 5), endFrame: ev.speechEnd + 5 } });
 }
 
 /**

@@ -1,0 +1,53 @@
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { concatPcm } from '../../src/audio/resample.js';
+import { loadEnglishLexicon } from '../../src/en/lexicon/index.js';
+import { alignReading, CHUNK_ABOVE_WORDS, rescueSpans } from '../../src/en/engine/align.js';
+import { readEvidence } from '../../src/en/engine/evidence.js';
+import { planReading } from '../../src/en/engine/plan.js';
+import { audio, closeEngine, EN_DATA, englishEngine } from './setup.js';
+
+after(closeEngine);
+
+/** Three consecutive LibriVox sentences of one reader, joined: 45 words, 15 s. */
+async function longReading(): Promise<{ text: string; pcm: Int16Array }> {
+  const dir = path.join(EN_DATA, 'librivox');
+  const ids = ['0870', '0880', '0890'].map((n) => `sense_and_sensibility_01_austen_64kb-${n}`);
+  const pcms = await Promise.all(ids.map(async (id) => (await audio('librivox', `${id}.flac`)).pcm));
+  return { text: ids.map((id) => fs.readFileSync(path.join(dir, `${id}.txt`), 'utf8').trim()).join(' '), pcm: concatPcm(pcms) };
+}
+
+test('a long reading aligned in pieces agrees with the whole-reading alignment', async () => {
+  const { backend } = await englishEngine();
+  const { text, pcm } = await longReading();
+  const plan = planReading(await loadEnglishLexicon(), text, 'passage', 'en-US');
+  assert.ok(plan.entries.length > CHUNK_ABOVE_WORDS, `${plan.entries.length} words`);
+  const pieces = readEvidence(plan, (await alignReading(backend, pcm, plan.grammar)).result);
+  const whole = readEvidence(plan, await backend.align('en', pcm, plan.grammar, { phones: true, gop: true }));
+  const both = pieces.words.filter((w, i) => w.status === 'read' && whole.words[i].status === 'read');
+  assert.ok(both.length >= plan.entries.length - 2, `${both.length} of ${plan.entries.length} words read by both`);
+  const shift = both.map((w) => Math.abs(w.startFrame - whole.words[w.index].startFrame) + Math.abs(w.endFrame - whole.words[w.index].endFrame));
+  assert.ok(shift.reduce((a, b) => a + b, 0) / shift.length < 4, `mean boundary shift ${shift}`);
+  for (let i = 1; i < both.length; i++) assert.ok(both[i].startFrame >= both[i - 1].endFrame, 'words in reading order');
+  const gop = (ws: typeof both) => ws.reduce((a, w) => a + w.phones.reduce((s, p) => s + p.gop, 0) / w.phones.length, 0) / ws.length;
+  const wholeRead = both.map((w) => whole.words[w.index]);
+  assert.ok(Math.abs(gop(both) - gop(wholeRead)) < 0.3, `mean word GOP ${gop(both)} against ${gop(wholeRead)}`);
+});
+
+test('rescue windows enclose each run of skipped words between read words, with context', () => {
+  const read = (a: number, b: number) => ({ startFrame: a, endFrame: b });
+  // Ten words of 50 frames each; words 2 and 8 skipped.
+  const spans = Array.from({ length: 10 }, (_, i) => (i === 2 || i === 8 ? null : read(i * 50, i * 50 + 40)));
+  const out = rescueSpans(spans, 600);
+  // Both runs need their context widened to 3 s (300 frames), so they merge into one window.
+  assert.equal(out.length, 1);
+  assert.equal(out[0].first, 0);
+  assert.equal(out[0].end, 10);
+  assert.deepEqual(out[0].window, { startFrame: 0, endFrame: 600 });
+  const long = Array.from({ length: 40 }, (_, i) => (i === 20 ? null : read(i * 100, i * 100 + 90)));
+  const [one] = rescueSpans(long, 4000);
+  assert.deepEqual([one.first, one.end], [17, 24]);
+  assert.deepEqual(one.window, { startFrame: 1690, endFrame: 2400 });
+});
