@@ -1,18 +1,32 @@
 /**
- * Training of the tone perceptron (src/zh/tone/classifier.ts): cross-entropy, Adam
- * (Kingma & Ba 2015) on mini-batches, L2 weight decay, seeded initialisation and shuffling.
- * Weights are rounded to 4 decimals so model.json stays small.
+ * Training of the tone classifier (src/zh/tone/classifier.ts): an ensemble of perceptrons, one
+ * per fold of the utterances, each trained on the other folds and stopped early when its own
+ * fold's cross-entropy stops falling (so the members differ in data as well as initialisation,
+ * and the stopping point is never chosen on the data a figure is reported on). Each member:
+ * cross-entropy, Adam (Kingma & Ba 2015) on mini-batches, L2 weight decay, seeded
+ * initialisation and shuffling. Weights are rounded to 4 decimals so model.json stays small.
  */
-import { forward, type ToneModel } from '../src/zh/tone/classifier.js';
+import { classifyTone, netForward, standardised, type ToneModel, type ToneNet } from '../src/zh/tone/classifier.js';
 
-type Weights = Pick<ToneModel, 'mean' | 'std' | 'w1' | 'b1' | 'w2' | 'b2'>;
+export type Weights = Pick<ToneModel, 'mean' | 'std' | 'nets'>;
+export interface Example {
+  x: number[];
+  y: number;
+  /** Utterance index: folds never split an utterance. */
+  utt: number;
+}
 
 export interface TrainOptions {
   hidden: number;
+  /** Most epochs per member. */
   epochs: number;
+  /** Members (folds). */
+  folds: number;
   seed: number;
   rate?: number;
   l2?: number;
+  /** Epochs without a better fold loss before a member stops. */
+  patience?: number;
 }
 
 function rng(seed: number): () => number {
@@ -34,21 +48,50 @@ function standardise(xs: number[][]): { mean: number[]; std: number[] } {
   return { mean, std: std.map((v) => Math.sqrt(v) || 1) };
 }
 
-export function trainMlp(data: { x: number[]; y: number }[], o: TrainOptions): Weights {
-  const rand = rng(o.seed);
-  const d = data[0].x.length;
+const round = (v: number) => Math.round(v * 1e4) / 1e4;
+const copy = (n: ToneNet): ToneNet => ({ w1: n.w1.map((w) => [...w]), b1: [...n.b1], w2: n.w2.map((w) => [...w]), b2: [...n.b2] });
+
+export function trainEnsemble(data: Example[], o: TrainOptions): Weights {
+  const { mean, std } = standardise(data.map((s) => s.x));
+  const rank = new Map([...new Set(data.map((s) => s.utt))].map((u, i) => [u, i]));
+  const z = data.map((s) => ({ z: standardised({ mean, std }, s.x), y: s.y, fold: rank.get(s.utt)! % o.folds }));
+  const nets: ToneNet[] = [];
+  for (let f = 0; f < o.folds; f++) {
+    nets.push(
+      trainNet(
+        z.filter((s) => s.fold !== f),
+        z.filter((s) => s.fold === f),
+        o,
+        o.seed + f,
+      ),
+    );
+  }
+  return { mean: mean.map(round), std: std.map(round), nets: nets.map((n) => ({ w1: n.w1.map((w) => w.map(round)), b1: n.b1.map(round), w2: n.w2.map((w) => w.map(round)), b2: n.b2.map(round) })) };
+}
+
+type Standardised = { z: Float64Array; y: number };
+
+function loss(net: ToneNet, data: Standardised[]): number {
+  let sum = 0;
+  for (const s of data) sum -= Math.log(Math.max(1e-9, netForward(net, s.z).probs[s.y]));
+  return sum / data.length;
+}
+
+function trainNet(train: Standardised[], stop: Standardised[], o: TrainOptions, seed: number): ToneNet {
+  const rand = rng(seed);
+  const d = train[0].z.length;
   const H = o.hidden;
   const C = 4;
   const rate = o.rate ?? 0.01;
   const l2 = o.l2 ?? 1e-4;
-  const { mean, std } = standardise(data.map((s) => s.x));
   const init = (n: number, fan: number) => Array.from({ length: n }, () => (rand() * 2 - 1) * Math.sqrt(3 / fan));
-  const m: Weights = { mean, std, w1: Array.from({ length: H }, () => init(d, d)), b1: new Array(H).fill(0), w2: Array.from({ length: C }, () => init(H, H)), b2: new Array(C).fill(0) };
-  const params = [...m.w1, m.b1, ...m.w2, m.b2];
+  const net: ToneNet = { w1: Array.from({ length: H }, () => init(d, d)), b1: new Array(H).fill(0), w2: Array.from({ length: C }, () => init(H, H)), b2: new Array(C).fill(0) };
+  const params = [...net.w1, net.b1, ...net.w2, net.b2];
   const adam = params.map((p) => ({ m: new Float64Array(p.length), v: new Float64Array(p.length) }));
   let t = 0;
-  const order = data.map((_, i) => i);
-  for (let epoch = 0; epoch < o.epochs; epoch++) {
+  const order = train.map((_, i) => i);
+  let best = { loss: loss(net, stop), net: copy(net), epoch: 0 };
+  for (let epoch = 1; epoch <= o.epochs && epoch - best.epoch <= (o.patience ?? 5); epoch++) {
     for (let i = order.length - 1; i > 0; i--) {
       const j = Math.floor(rand() * (i + 1));
       [order[i], order[j]] = [order[j], order[i]];
@@ -56,7 +99,7 @@ export function trainMlp(data: { x: number[]; y: number }[], o: TrainOptions): W
     for (let b = 0; b < order.length; b += 32) {
       const grads = params.map((p) => new Float64Array(p.length));
       const batch = order.slice(b, b + 32);
-      for (const idx of batch) backprop(m as ToneModel, data[idx], grads, H, C);
+      for (const idx of batch) backprop(net, train[idx], grads, H, C);
       t++;
       params.forEach((p, pi) => {
         const g = grads[pi];
@@ -69,28 +112,28 @@ export function trainMlp(data: { x: number[]; y: number }[], o: TrainOptions): W
         }
       });
     }
+    const l = loss(net, stop);
+    if (l < best.loss) best = { loss: l, net: copy(net), epoch };
   }
-  const r = (v: number) => Math.round(v * 1e4) / 1e4;
-  return { mean: mean.map(r), std: std.map(r), w1: m.w1.map((w) => w.map(r)), b1: m.b1.map(r), w2: m.w2.map((w) => w.map(r)), b2: m.b2.map(r) };
+  return best.net;
 }
 
-function backprop(m: ToneModel, s: { x: number[]; y: number }, grads: Float64Array[], H: number, C: number): void {
-  const { hidden, probs } = forward(m, s.x);
-  const z = s.x.map((v, i) => (v - m.mean[i]) / (m.std[i] || 1));
+function backprop(net: ToneNet, s: Standardised, grads: Float64Array[], H: number, C: number): void {
+  const { hidden, probs } = netForward(net, s.z);
   const dOut = Array.from(probs, (p, c) => p - (c === s.y ? 1 : 0));
   const dHidden = new Float64Array(H);
   for (let c = 0; c < C; c++) {
     const gw2 = grads[H + 1 + c];
     for (let h = 0; h < H; h++) {
       gw2[h] += dOut[c] * hidden[h];
-      dHidden[h] += dOut[c] * m.w2[c][h];
+      dHidden[h] += dOut[c] * net.w2[c][h];
     }
     grads[H + 1 + C][c] += dOut[c];
   }
   for (let h = 0; h < H; h++) {
     const g = dHidden[h] * (1 - hidden[h] ** 2);
     const gw1 = grads[h];
-    for (let i = 0; i < z.length; i++) gw1[i] += g * z[i];
+    for (let i = 0; i < s.z.length; i++) gw1[i] += g * s.z[i];
     grads[H][h] += g;
   }
 }
@@ -98,10 +141,8 @@ function backprop(m: ToneModel, s: { x: number[]; y: number }, grads: Float64Arr
 export function accuracy(m: Weights, data: { x: number[]; y: number }[]): number {
   let ok = 0;
   for (const s of data) {
-    const p = forward(m as ToneModel, s.x).probs;
-    let best = 0;
-    for (let c = 1; c < p.length; c++) if (p[c] > p[best]) best = c;
-    if (best === s.y) ok++;
+    const p = classifyTone(m, s.x);
+    if (p.indexOf(Math.max(...p)) === s.y) ok++;
   }
   return ok / data.length;
 }

@@ -19,9 +19,10 @@ import { syllableTable } from '../src/zh/engine/syllables.js';
 import { alignReading, type AlignedSyllable } from '../src/zh/engine/align.js';
 import { analyzeZhText } from '../src/zh/engine/text.js';
 import { pitchContext, toneEvidence } from '../src/zh/tone/extract.js';
-import { forward, MODEL_PATH, type ToneModel } from '../src/zh/tone/classifier.js';
+import { RANGE_FLOOR_ST } from '../src/zh/tone/features.js';
+import { classifyTone, MODEL_PATH, type ToneModel } from '../src/zh/tone/classifier.js';
 import { acceptedTones } from '../src/zh/engine/sandhi.js';
-import { trainMlp, accuracy } from './tone-mlp.js';
+import { trainEnsemble, accuracy, type Weights } from './tone-mlp.js';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 const DATA = path.resolve(REPO, '..', 'shared', 'data', 'zh', 'aishell-s0150');
@@ -84,21 +85,58 @@ interface Sample {
   alterable: boolean;
 }
 
-function samples(utts: Utterance[]): Sample[] {
+/**
+ * The same reading by another voice, for speaker generality when one speaker is all there is:
+ * pitch excursions around the median scaled by `gain` (a narrower or wider range) and time
+ * stretched by `tempo` (slower > 1). The alignment is stretched with it.
+ */
+function variant(u: Utterance, gain: number, tempo: number): Utterance {
+  const n = Math.round(u.f0.length * tempo);
+  const at = (i: number) => Math.min(u.f0.length - 1, Math.floor(i / tempo));
+  const f = (x: number) => Math.round(x * tempo);
+  return {
+    ...u,
+    f0: Array.from({ length: n }, (_, i) => (u.f0[at(i)] > 0 ? u.medianHz * (u.f0[at(i)] / u.medianHz) ** gain : 0)),
+    voicing: Array.from({ length: n }, (_, i) => u.voicing[at(i)]),
+    rangeSt: Math.max(RANGE_FLOOR_ST, u.rangeSt * gain),
+    syllables: u.syllables.map((x) => (x ? { startFrame: f(x.startFrame), endFrame: f(x.endFrame), finalStart: f(x.finalStart), finalEnd: f(x.finalEnd), phones: x.phones.map(([p, a, b]) => [p, f(a), f(b)]) } : null)),
+  };
+}
+
+/** Voices the model is trained on: the speaker as recorded, narrower and wider, slower and faster. */
+const TRAIN_VOICES = [
+  [1, 1],
+  [0.7, 1],
+  [1.4, 1],
+  [1, 0.8],
+  [1, 1.25],
+] as const;
+/** Voices the held-out half is also measured on (further from the speaker than the training ones). */
+const TEST_VOICES = [
+  [0.6, 1],
+  [1.6, 1],
+  [1, 0.75],
+  [1, 1.35],
+] as const;
+
+function samples(utts: Utterance[], voices: readonly (readonly [number, number])[] = [[1, 1]]): Sample[] {
   const text = new Map(fs.readFileSync(path.join(DATA, 'transcripts.tsv'), 'utf8').trim().split('\n').map((l) => l.split('\t') as [string, string]));
   const out: Sample[] = [];
-  utts.forEach((u, n) => {
-    const zh = analyzeZhText(text.get(u.id)!);
-    const ctx = { f0: Float32Array.from(u.f0), voicing: Float32Array.from(u.voicing), medianHz: u.medianHz, rangeSt: u.rangeSt };
-    const syl = u.syllables.map((s) => (s ? { ...s, score: 0, phones: s.phones.map(([phone, startFrame, endFrame]) => ({ phone, startFrame, endFrame, score: 0 })) } : null));
-    const ev = toneEvidence(ctx, syl, u.tones);
-    const citation = zh.read.map((i) => zh.tokens[i].tone);
-    ev.features.forEach((f, k) => {
-      if (!f || !(u.tones[k] >= 1 && u.tones[k] <= 4) || citation[k] === 5) return;
-      const ch = zh.tokens[zh.read[k]].text;
-      const alterable = citation[k] !== 3 && citation[k - 1] !== 3 && citation[k + 1] !== 3 && ch !== '一' && ch !== '不';
-      out.push({ x: [...f], y: u.tones[k] - 1, utt: n, accepted: acceptedTones(zh.tokens, zh.read, k), alterable });
-    });
+  utts.forEach((original, n) => {
+    const zh = analyzeZhText(text.get(original.id)!);
+    for (const [gain, tempo] of voices) {
+      const u = gain === 1 && tempo === 1 ? original : variant(original, gain, tempo);
+      const ctx = { f0: Float32Array.from(u.f0), voicing: Float32Array.from(u.voicing), medianHz: u.medianHz, rangeSt: u.rangeSt };
+      const syl = u.syllables.map((s) => (s ? { ...s, score: 0, phones: s.phones.map(([phone, startFrame, endFrame]) => ({ phone, startFrame, endFrame, score: 0 })) } : null));
+      const ev = toneEvidence(ctx, syl, u.tones);
+      const citation = zh.read.map((i) => zh.tokens[i].tone);
+      ev.features.forEach((f, k) => {
+        if (!f || !(u.tones[k] >= 1 && u.tones[k] <= 4) || citation[k] === 5) return;
+        const ch = zh.tokens[zh.read[k]].text;
+        const alterable = citation[k] !== 3 && citation[k - 1] !== 3 && citation[k + 1] !== 3 && ch !== '一' && ch !== '不';
+        out.push({ x: [...f], y: u.tones[k] - 1, utt: n, accepted: acceptedTones(zh.tokens, zh.read, k), alterable });
+      });
+    }
   });
   return out;
 }
@@ -110,12 +148,12 @@ function samples(utts: Utterance[]): Sample[] {
  * holds less than `threshold` (the syllable's own expected tone is never a feature, so the
  * posterior does not change with the alteration).
  */
-function errorDetection(m: Parameters<typeof accuracy>[0], data: Sample[], threshold: number): { recall: number; falseAlarms: number } {
+function errorDetection(m: Weights, data: Sample[], threshold: number): { recall: number; falseAlarms: number } {
   let fa = 0;
   let caught = 0;
   let altered = 0;
   for (const s of data) {
-    const p = forward(m as ToneModel, s.x).probs;
+    const p = classifyTone(m, s.x);
     if (s.accepted.reduce((a, t) => a + p[t - 1], 0) < threshold) fa++;
     if (!s.alterable) continue;
     for (const t of [1, 2, 4]) {
@@ -127,8 +165,17 @@ function errorDetection(m: Parameters<typeof accuracy>[0], data: Sample[], thres
   return { recall: caught / altered, falseAlarms: fa / data.length };
 }
 
+function confusion(m: Weights, data: Sample[]): number[][] {
+  const out = [0, 1, 2, 3].map(() => [0, 0, 0, 0]);
+  for (const s of data) {
+    const p = classifyTone(m, s.x);
+    out[s.y][p.indexOf(Math.max(...p))]++;
+  }
+  return out;
+}
+
 /** Highest threshold (0.005 steps) whose held-out false alarms stay within `budget`, and its recall. */
-function recallAtFalseAlarms(m: Parameters<typeof accuracy>[0], data: Sample[], budget: number): { threshold: number; recall: number; falseAlarms: number } {
+function recallAtFalseAlarms(m: Weights, data: Sample[], budget: number): { threshold: number; recall: number; falseAlarms: number } {
   let best = { threshold: 0, recall: 0, falseAlarms: 0 };
   for (let t = 0.005; t < 0.5; t += 0.005) {
     const r = errorDetection(m, data, t);
@@ -149,19 +196,23 @@ async function main(): Promise<void> {
     utts = await extract(limit);
     if (cache) fs.writeFileSync(cache, JSON.stringify(utts));
   }
-  const data = samples(utts);
-  const opts = { hidden: Number(arg('--hidden') ?? 48), epochs: Number(arg('--epochs') ?? 30), seed: 1, l2: Number(arg('--l2') ?? 3e-3) };
-  const test = data.filter((s) => s.utt % 2 === 1);
-  const half = trainMlp(data.filter((s) => s.utt % 2 === 0), opts);
+  const augment = process.argv.includes('--no-augment') ? undefined : TRAIN_VOICES;
+  const data = samples(utts, augment);
+  const opts = { hidden: Number(arg('--hidden') ?? 32), epochs: Number(arg('--epochs') ?? 60), folds: Number(arg('--folds') ?? 5), seed: 1, l2: Number(arg('--l2') ?? 3e-3) };
+  const test = samples(utts).filter((s) => s.utt % 2 === 1);
+  const half = trainEnsemble(data.filter((s) => s.utt % 2 === 0), opts);
   const heldOut = accuracy(half, test);
   const curve = THRESHOLDS.map((t) => ({ threshold: t, ...errorDetection(half, test, t) }));
   for (const c of curve) process.stderr.write(`threshold ${c.threshold.toFixed(2)}: recall ${(100 * c.recall).toFixed(1)}%, false alarms ${(100 * c.falseAlarms).toFixed(1)}%\n`);
   const atBudget = recallAtFalseAlarms(half, test, 0.1);
-  const full = trainMlp(data, opts);
+  process.stderr.write(`held-out confusion (rows: expected tone 1-4, columns: heard):\n${confusion(half, test).map((r) => r.join('\t')).join('\n')}\n`);
+  const otherVoices = TEST_VOICES.map(([gain, tempo]) => ({ gain, tempo, accuracy: accuracy(half, samples(utts, [[gain, tempo]]).filter((s) => s.utt % 2 === 1)) }));
+  for (const v of otherVoices) process.stderr.write(`held-out half, range x${v.gain}, tempo x${v.tempo}: ${(100 * v.accuracy).toFixed(1)}%\n`);
+  const full = trainEnsemble(data, opts);
   const model: ToneModel = {
     ...full,
-    version: 'tone-zh-3',
-    trainedOn: `AISHELL S0150, ${data.length} syllables (tones 1-4, sandhi applied), labels from pinyin-pro through the text layer`,
+    version: 'tone-zh-4',
+    trainedOn: `AISHELL S0150, ${samples(utts).length} syllables (with range and tempo variants ${data.length}) (tones 1-4, sandhi applied), labels from pinyin-pro through the text layer`,
     heldOutAccuracy: Math.round(heldOut * 1000) / 1000,
   };
   if (!process.argv.includes('--dry-run')) fs.writeFileSync(MODEL_PATH, JSON.stringify(model) + '\n');

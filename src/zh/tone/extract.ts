@@ -5,7 +5,7 @@
  */
 import { speakerPitchStats, trackPitch } from '../../dsp/pitch.js';
 import type { AlignedSyllable } from '../engine/align.js';
-import { normalisedPitch, RANGE_FLOOR_ST, toneFeatures, type PitchContext, type SyllableSpan } from './features.js';
+import { normalisedPitch, RANGE_FLOOR_ST, TONE_CONTEXT, toneFeatures, type PitchContext, type SyllableSpan } from './features.js';
 
 export interface ToneEvidence {
   ctx: PitchContext | null;
@@ -31,7 +31,7 @@ export function toneEvidence(ctx: PitchContext | null, syllables: readonly (Alig
   if (!ctx) return { ctx, features };
   const st = normalisedPitch(ctx);
   present.forEach((k, j) => {
-    const neighbours = expectedTones ? { prev: k > 0 ? expectedTones[k - 1] : 0, next: k + 1 < expectedTones.length ? expectedTones[k + 1] : 0 } : undefined;
+    const neighbours = expectedTones && TONE_CONTEXT.map((d) => expectedTones[k + d] ?? 0);
     features[k] = toneFeatures(st, ctx.rangeSt, spans, j, neighbours);
   });
   return { ctx, features };

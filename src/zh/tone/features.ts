@@ -31,6 +31,8 @@ export interface SyllableSpan {
   syllableEnd: number;
 }
 
+/** Offsets of the syllables whose expected tones are inputs (one-hot 1–5 each). */
+export const TONE_CONTEXT = [-1, 1] as const;
 /** Number of contour points sampled over the final. */
 export const CONTOUR_POINTS = 5;
 /** Contour points of each neighbour's final. */
@@ -44,7 +46,7 @@ const MIN_VOICING = 0.3;
  * durations and voicing, each neighbour's contour with a presence flag and the pause to it,
  * place in the utterance, level against the local neighbourhood, neighbours' expected tones.
  */
-export const FEATURE_COUNT = 2 * CONTOUR_POINTS + 8 + 2 * (NEIGHBOUR_POINTS + 2) + 3 + 1 + 10;
+export const FEATURE_COUNT = 2 * CONTOUR_POINTS + 8 + 2 * (NEIGHBOUR_POINTS + 2) + 3 + 1 + 5 * TONE_CONTEXT.length;
 
 /**
  * Semitones around the speaker median with the utterance's declination removed: a least-squares
@@ -138,10 +140,10 @@ const pause = (frames: number) => Math.log1p(Math.max(0, frames));
 /**
  * Feature vector of syllable k of a sequence of spans, from the utterance's normalised pitch
  * (normalisedPitch). Null when the final has fewer than two voiced frames (no tone evidence).
- * `neighbourTones`: the expected tones of the neighbours (1–5, 0 when absent); the syllable's
- * own expected tone is never an input.
+ * `neighbourTones`: the expected tones (1–5, 0 when absent) of the syllables at TONE_CONTEXT's
+ * offsets; the syllable's own expected tone is never an input.
  */
-export function toneFeatures(st: Float32Array, rangeSt: number, spans: readonly SyllableSpan[], k: number, neighbourTones?: { prev: number; next: number }): Float32Array | null {
+export function toneFeatures(st: Float32Array, rangeSt: number, spans: readonly SyllableSpan[], k: number, neighbourTones?: readonly number[]): Float32Array | null {
   const s = spans[k];
   const own = slice(st, s.startFrame, s.endFrame);
   const contour = resampleContour(own, CONTOUR_POINTS, false);
@@ -178,9 +180,8 @@ export function toneFeatures(st: Float32Array, rangeSt: number, spans: readonly 
   // Level against the two syllables either side: a high tone is high for its neighbourhood.
   const local = voicedMean(slice(st, spans[Math.max(0, k - 2)].startFrame, spans[Math.min(spans.length - 1, k + 2)].endFrame));
   f[j++] = Number.isNaN(local) ? 0 : voicedMean(own) - local;
-  if (neighbourTones) {
-    if (neighbourTones.prev >= 1 && neighbourTones.prev <= 5) f[j + neighbourTones.prev - 1] = 1;
-    if (neighbourTones.next >= 1 && neighbourTones.next <= 5) f[j + 5 + neighbourTones.next - 1] = 1;
-  }
+  neighbourTones?.forEach((t, i) => {
+    if (t >= 1 && t <= 5) f[j + 5 * i + t - 1] = 1;
+  });
   return f;
 }
