@@ -14,7 +14,7 @@ import type { Assessment } from '../../src/assessment/types.js';
 import { presentReadAloud } from '../../src/assessment/presenter.js';
 import { parseEvaluationConfig, type EvaluationConfig } from '../../src/evaluation/config.js';
 import { ApiError } from '../../src/errors.js';
-import { alignReading, alignWithOmissions, pieceRanges, PIECE_CHARS } from '../../src/zh/engine/align.js';
+import { alignReading, alignWithOmissions, pieceRanges, WHOLE_READING_CHARS } from '../../src/zh/engine/align.js';
 import { candidates } from '../../src/zh/engine/candidates.js';
 import { createMandarinEngine, type MandarinEngine } from '../../src/zh/engine/engine.js';
 import { createLocalBackend } from '../../src/zh/engine/local-backend.js';
@@ -150,7 +150,7 @@ test('a reading aligned in pieces places every character where the whole alignme
   const table = syllableTable(backend.lexicon('zh'));
   const zh = analyzeZhText(texts.join('。'));
   const labels = zh.read.map((i) => zh.tokens[i].syllable);
-  assert.ok(labels.length > PIECE_CHARS);
+  assert.ok(labels.length > WHOLE_READING_CHARS);
   const pieces = await alignWithOmissions(backend, table, labels, pcm, zh.read.map((i) => zh.tokens[i].clause));
   const whole = await alignReading(backend, table, labels, pcm, { gop: true, optional: true });
   assert.ok(pieces.ok && whole.ok);

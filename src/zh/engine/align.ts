@@ -43,6 +43,16 @@ export function slotFor(table: SyllableTable, syllable: string, optional: boolea
  * twice in the text and the first reading is matched to the second occurrence.
  */
 export function loudSilenceFrames(pcm: Int16Array, silences: readonly { startFrame: number; endFrame: number }[]): number {
+  return loudFrames(frameLevels(pcm), silences);
+}
+
+/** Level of each 10 ms frame (dB of full scale) and the recording's speech level (95th percentile). */
+export interface FrameLevels {
+  db: Float64Array;
+  speech: number;
+}
+
+export function frameLevels(pcm: Int16Array): FrameLevels {
   const frames = Math.floor(pcm.length / 160);
   const db = new Float64Array(frames);
   for (let f = 0; f < frames; f++) {
@@ -51,9 +61,13 @@ export function loudSilenceFrames(pcm: Int16Array, silences: readonly { startFra
     db[f] = 10 * Math.log10(e / 160 + 1e-12);
   }
   const sorted = [...db].sort((a, b) => a - b);
-  const level = sorted[Math.floor(0.95 * (sorted.length - 1))] ?? -120;
+  return { db, speech: sorted[Math.floor(0.95 * (sorted.length - 1))] ?? -120 };
+}
+
+/** Frames of the spans within 15 dB of the speech level (as loud as speech). */
+export function loudFrames(levels: FrameLevels, spans: readonly { startFrame: number; endFrame: number }[]): number {
   let loud = 0;
-  for (const s of silences) for (let f = Math.max(0, s.startFrame); f < Math.min(frames, s.endFrame); f++) if (db[f] > level - 15) loud++;
+  for (const s of spans) for (let f = Math.max(0, s.startFrame); f < Math.min(levels.db.length, s.endFrame); f++) if (levels.db[f] > levels.speech - 15) loud++;
   return loud;
 }
 
@@ -75,7 +89,7 @@ export const MAX_LOUD_SILENCE_FRAMES = 30;
  * Aligns with skippable characters; when that alignment hides speech in silence (see
  * loudSilenceFrames) it is replaced by the alignment with every character required, so this
  * reading's omissions are then left to the second look at single characters. A reading longer
- * than one piece is aligned piece by piece (alignInPieces). `clauses` gives each read
+ * than WHOLE_READING_CHARS is aligned piece by piece (alignInPieces). `clauses` gives each read
  * character's clause, where pieces prefer to break.
  */
 export async function alignWithOmissions(
@@ -85,9 +99,8 @@ export async function alignWithOmissions(
   pcm: Int16Array,
   clauses: readonly number[] = syllables.map(() => 0),
 ): Promise<ReadingAlignment> {
-  const ranges = pieceRanges(clauses, PIECE_CHARS);
-  if (ranges.length > 1) return alignInPieces(backend, table, syllables, pcm, ranges);
-  return alignPiece(backend, table, syllables, pcm, {});
+  if (syllables.length <= WHOLE_READING_CHARS) return alignPiece(backend, table, syllables, pcm, {});
+  return alignInPieces(backend, table, syllables, pcm, pieceRanges(clauses, PIECE_CHARS));
 }
 
 async function alignPiece(backend: AcousticBackend, table: SyllableTable, syllables: readonly string[], pcm: Int16Array, at: PieceOptions): Promise<ReadingAlignment> {
@@ -99,12 +112,14 @@ async function alignPiece(backend: AcousticBackend, table: SyllableTable, syllab
 }
 
 /**
- * Read characters per piece of a long reading (about 6 s of speech). With every slot
- * skippable the grammar search keeps every position of the text alive at every frame, so one
- * alignment costs about the product of frames and characters: 5 s of speech 40 ms, 60 s
- * several minutes. Pieces of this size keep the cost linear in length.
+ * Longest reading aligned in one piece (a long sentence), and the most read characters per
+ * piece of a longer one (about 4 s of speech). With every slot skippable the grammar search
+ * keeps every position of the text alive at every frame, so one alignment costs about the
+ * product of frames and characters: 5 s of speech 40 ms, 60 s over 10 s. Pieces keep the
+ * cost linear in length (S0150, 60 s: pieces of 24 characters cost 3.4 s, of 16 about 2 s).
  */
-export const PIECE_CHARS = 24;
+export const WHOLE_READING_CHARS = 30;
+export const PIECE_CHARS = 16;
 /** Syllables of the neighbouring pieces put at each end of a piece as skippable context. */
 const CONTEXT_SYLLABLES = 2;
 /** Frames a piece's window reaches beyond its located boundaries (0.4 s), for location errors. */

@@ -2,8 +2,8 @@
  * Substitution and insertion evidence by syllable competition in context.
  *
  * A syllable is judged on a window of three aligned syllables: the previous and next reference
- * syllables are fixed and the middle one is free among all syllables the model can spell; the
- * window is decoded once free and once forced to the reference, and the difference of their
+ * syllables are fixed and the middle one is free among a shortlist of competitors (candidates.ts);
+ * the window is decoded once free and once forced to the reference, and the difference of their
  * acoustic log-likelihoods per frame of the middle syllable is the evidence that another
  * syllable was read (a GOP at syllable level with fixed context, after Witt & Young 2000; the
  * fixed neighbours keep the free syllable from borrowing their frames). Measured before this

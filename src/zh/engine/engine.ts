@@ -18,7 +18,7 @@ import { MAX_REFERENCE_CHARS, type EvaluationConfig } from '../../evaluation/con
 import { invalid } from '../../errors.js';
 import { classifyTone, loadToneModel, type ToneModel } from '../tone/classifier.js';
 import { pitchContext, toneEvidence } from '../tone/extract.js';
-import { alignWithOmissions, type AlignedSyllable, type ReadingAlignment } from './align.js';
+import { alignWithOmissions, frameLevels, loudFrames, type AlignedSyllable, type ReadingAlignment } from './align.js';
 import { assemble } from './assemble.js';
 import { compete, findInsertion, insertedFrames, recoverSkipped, type Competition, type Insertion } from './context.js';
 import { acceptInsertion, CALIBRATION, gopScore, judgeTone, pronunciationScore, substitutionThreshold, syllableGop } from './judge.js';
@@ -200,14 +200,16 @@ export async function insertionsOf(backend: AcousticBackend, table: SyllableTabl
   const durs = present.map((k) => al.syllables[k]!.endFrame - al.syllables[k]!.startFrame).sort((a, b) => a - b);
   if (durs.length < 2) return [];
   const median = durs[Math.floor(durs.length / 2)];
+  const levels = frameLevels(pcm);
   const pairs = present.slice(0, -1).filter((k, j) => {
     const a = al.syllables[k]!;
     const b = al.syllables[present[j + 1]]!;
     const [da, db] = [a.endFrame - a.startFrame, b.endFrame - b.startFrame];
     if (da + db < CALIBRATION.INSERTION_GAP_SYLLABLES * median) return false;
-    // The frames inserted speech must take are either between the two (silence and filler
-    // units of the alignment) or inside one of them, which is then overlong.
-    return b.startFrame - a.endFrame >= CALIBRATION.INSERTION_MIN_FRAMES || Math.max(da, db) >= CALIBRATION.INSERTION_LONG_SYLLABLES * median;
+    // Inserted speech is either between the two (silence and filler units of the alignment,
+    // then as loud as speech, unlike a pause) or inside one of them, which is then overlong.
+    const gap = [{ startFrame: a.endFrame, endFrame: b.startFrame }];
+    return loudFrames(levels, gap) >= CALIBRATION.INSERTION_LOUD_FRAMES || Math.max(da, db) >= CALIBRATION.INSERTION_LONG_SYLLABLES * median;
   });
   const found = await Promise.all(
     pairs.map(async (k): Promise<Insertion | null> => {

@@ -46,12 +46,14 @@ export const CALIBRATION = {
    */
   INSERTION_GAP_SYLLABLES: 1.5,
   /**
-   * Of those pairs, only the ones with at least INSERTION_MIN_FRAMES between the two syllables
-   * or one syllable this many medians long are decoded with the garbage loop. S0150, 30
+   * Of those pairs, only the ones with speech between the two syllables (at least this many
+   * frames of the silence and filler units there within 15 dB of the speech level) or one
+   * syllable INSERTION_LONG_SYLLABLES medians long are decoded with the garbage loop. S0150, 30
    * sentences with two characters removed: all 29 pairs where the loop found the removed
-   * speech passed, against 19 of 368 native pairs (the others have no gap: 0 frames at the
-   * 95th percentile).
+   * speech passed, against 6 of 368 native pairs (pauses are quiet: 14 native gaps of 20
+   * frames or more held 0 to 27 loud frames, 10 of them under 4).
    */
+  INSERTION_LOUD_FRAMES: 10,
   INSERTION_LONG_SYLLABLES: 2,
   /**
    * Frames the garbage loop must win to count as inserted speech (200 ms, about a syllable).
