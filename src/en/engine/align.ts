@@ -97,10 +97,19 @@ const RESCUE_CONTEXT_WORDS = 3;
 /** A rescue window grows by further read words until it spans this many frames (stable feature normalisation). */
 const RESCUE_MIN_FRAMES = 3 * FRAMES_PER_SECOND;
 
+/** Words [first, end) of the reading aligned again, over one window of the audio. */
+export interface RescueWindow {
+  first: number;
+  end: number;
+  window: FrameWindow;
+}
+
 /**
  * The required-slot alignment that rescues skipped words (evidence.ts), made only where it is
  * needed: around each run of skipped words, over the audio between the read words that enclose
  * the run and its context, all concurrently. Slots outside the windows are left unaligned.
+ * When a window cannot be aligned, the first pass has lost the thread there (its read words
+ * are not where it put them) and the whole reading is aligned with required slots instead.
  * `read[i]` is the span of word i in the first pass, or null when it was skipped.
  */
 export async function alignSkipped(
@@ -108,26 +117,30 @@ export async function alignSkipped(
   pcm: Int16Array,
   required: GrammarSpec,
   read: readonly (FrameWindow | null)[],
-): Promise<AlignResult> {
+): Promise<{ result: AlignResult; windows: RescueWindow[] }> {
   const frames = Math.floor(pcm.length / SAMPLES_PER_FRAME);
-  const spans = rescueSpans(read, frames);
+  const windows = rescueSpans(read, frames);
   const results = await Promise.all(
-    spans.map(async ({ first, end, window }) => {
+    windows.map(async ({ first, end, window }) => {
       const piece: GrammarSpec = { ...required, slots: required.slots.slice(first, end) };
       return { first, aligned: await alignWindow(backend, pcm, piece, window) };
     }),
   );
+  if (results.some((r) => !r.aligned.result.ok)) {
+    const whole = await alignReading(backend, pcm, required);
+    return { result: whole.result, windows: [{ first: 0, end: read.length, window: { startFrame: 0, endFrame: frames } }] };
+  }
   const units: UnitSegment[] = [];
   for (const { first, aligned } of results) {
     if (aligned.result.ok) units.push(...aligned.result.units.map((u) => (u.slot >= 0 ? { ...u, slot: u.slot + first } : u)));
   }
-  return { ok: true, frames, units };
+  return { result: { ok: true, frames, units }, windows };
 }
 
 /** Word ranges [first, end) around runs of skipped words, with the audio windows between their enclosing read words. */
-export function rescueSpans(read: readonly (FrameWindow | null)[], frames: number): { first: number; end: number; window: FrameWindow }[] {
+export function rescueSpans(read: readonly (FrameWindow | null)[], frames: number): RescueWindow[] {
   const n = read.length;
-  const out: { first: number; end: number; window: FrameWindow }[] = [];
+  const out: RescueWindow[] = [];
   let i = 0;
   while (i < n) {
     if (read[i]) {

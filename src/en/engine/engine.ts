@@ -71,7 +71,8 @@ export function createEnglishEngine(deps: EnglishEngineDeps): EnglishEngine {
     let evidence = readEvidence(plan, result);
     if (evidence.ok && evidence.words.some((w) => w.status === 'omitted')) {
       const spans = evidence.words.map((w) => (w.status === 'read' ? { startFrame: w.startFrame, endFrame: w.endFrame } : null));
-      evidence = rescueSkipped(plan, evidence, await alignSkipped(deps.backend, audio.pcm, grammarOf(plan.entries, false), spans));
+      const { result: required, windows } = await alignSkipped(deps.backend, audio.pcm, grammarOf(plan.entries, false), spans);
+      evidence = rescueSkipped(plan, evidence, required, windows);
     }
     return { plan, evidence, signal, loop };
   }

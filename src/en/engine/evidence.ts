@@ -68,28 +68,55 @@ export function readEvidence(plan: ReadingPlan, result: AlignResult): ReadingEvi
 export const RESCUE_GOP = -3;
 /** ... provided no phone of it is worse than this (a short word can hide one bad vowel in its mean). */
 export const RESCUE_PHONE_GOP = -5;
+/** Clearly good words the required pass must add in a window to replace the first pass there. */
+export const LOST_THREAD_WORDS = 3;
 
 /**
  * Second look at skipped words. The optional-slot pass sometimes skips words that were said:
  * short function words, or a run of words after one that does not match (the search loses the
- * thread). `required` is the alignment of the same text with every slot required; a word
- * skipped by the first pass is taken from it when it is clearly good there (mean GOP at least
- * RESCUE_GOP, no phone under RESCUE_PHONE_GOP). A word that really was not said is squeezed into a few frames of other speech
- * by the required pass and stays skipped.
+ * thread). `required` aligns the same text with every slot required, over `windows` (word
+ * ranges; slots outside them are unaligned). Inside a window:
+ * - a word skipped by the first pass is taken from the required pass when it is clearly good
+ *   there (mean GOP at least RESCUE_GOP, no phone under RESCUE_PHONE_GOP); a word that really
+ *   was not said is squeezed into a few frames of other speech by the required pass and stays
+ *   skipped;
+ * - when the required pass has LOST_THREAD_WORDS or more clearly good words than the first, the
+ *   first pass lost the thread there: the window is taken from the required pass, every word
+ *   read (and judged by its GOP like any other), so that its spans come from one alignment.
+ *   One more good word is what a single rescue gives, and a required pass that squeezes a
+ *   replaced word in can disturb a neighbour, so one is not enough.
  */
-export function rescueSkipped(plan: ReadingPlan, first: ReadingEvidence, required: AlignResult): ReadingEvidence {
+export function rescueSkipped(
+  plan: ReadingPlan,
+  first: ReadingEvidence,
+  required: AlignResult,
+  windows: readonly { first: number; end: number }[],
+): ReadingEvidence {
   if (!required.ok || !first.ok) return first;
   const second = readEvidence(plan, required);
-  const words = first.words.map((w, i) => {
-    const alt = second.words[i];
-    if (w.status === 'read' || alt.status !== 'read') return w;
-    const gop = alt.phones.reduce((a, p) => a + p.gop, 0) / Math.max(1, alt.phones.length);
-    return gop >= RESCUE_GOP && alt.phones.every((p) => p.gop >= RESCUE_PHONE_GOP) ? alt : w;
-  });
+  const words = [...first.words];
+  for (const win of windows) {
+    const range = words.slice(win.first, win.end);
+    const lost = countGood(second.words.slice(win.first, win.end)) >= countGood(range) + LOST_THREAD_WORDS;
+    for (let i = win.first; i < win.end; i++) {
+      const alt = second.words[i];
+      if (alt.status === 'read' && (lost || (words[i].status === 'omitted' && clearlyGood(alt)))) words[i] = alt;
+    }
+  }
   if (words.every((w, i) => w === first.words[i])) return first;
   fillPauses(words);
   const read = words.filter((w) => w.status === 'read');
   return { ...first, words, speechStart: read[0]?.startFrame ?? 0, speechEnd: read[read.length - 1]?.endFrame ?? 0 };
+}
+
+function clearlyGood(w: WordEvidence): boolean {
+  if (w.status !== 'read') return false;
+  const gop = w.phones.reduce((a, p) => a + p.gop, 0) / Math.max(1, w.phones.length);
+  return gop >= RESCUE_GOP && w.phones.every((p) => p.gop >= RESCUE_PHONE_GOP);
+}
+
+function countGood(words: readonly WordEvidence[]): number {
+  return words.filter(clearlyGood).length;
 }
 
 function wordEvidence(entry: WordEntry, index: number, unit: UnitSegment | undefined): WordEvidence {
