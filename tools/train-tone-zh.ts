@@ -37,6 +37,7 @@ interface Utterance {
   tones: number[];
   f0: number[];
   voicing: number[];
+  levelDb: number[];
   medianHz: number;
   rangeSt: number;
 }
@@ -65,6 +66,7 @@ async function extract(limit: number): Promise<Utterance[]> {
       tones: zh.read.map((i) => zh.tokens[i].sandhiTone),
       f0: [...ctx.f0],
       voicing: [...ctx.voicing].map((v) => Math.round(v * 100) / 100),
+      levelDb: [...ctx.levelDb].map((v) => Math.round(v * 10) / 10),
       medianHz: ctx.medianHz,
       rangeSt: ctx.rangeSt,
     });
@@ -98,6 +100,7 @@ function variant(u: Utterance, gain: number, tempo: number): Utterance {
     ...u,
     f0: Array.from({ length: n }, (_, i) => (u.f0[at(i)] > 0 ? u.medianHz * (u.f0[at(i)] / u.medianHz) ** gain : 0)),
     voicing: Array.from({ length: n }, (_, i) => u.voicing[at(i)]),
+    levelDb: Array.from({ length: n }, (_, i) => u.levelDb[at(i)]),
     rangeSt: Math.max(RANGE_FLOOR_ST, u.rangeSt * gain),
     syllables: u.syllables.map((x) => (x ? { startFrame: f(x.startFrame), endFrame: f(x.endFrame), finalStart: f(x.finalStart), finalEnd: f(x.finalEnd), phones: x.phones.map(([p, a, b]) => [p, f(a), f(b)]) } : null)),
   };
@@ -126,7 +129,7 @@ function samples(utts: Utterance[], voices: readonly (readonly [number, number])
     const zh = analyzeZhText(text.get(original.id)!);
     for (const [gain, tempo] of voices) {
       const u = gain === 1 && tempo === 1 ? original : variant(original, gain, tempo);
-      const ctx = { f0: Float32Array.from(u.f0), voicing: Float32Array.from(u.voicing), medianHz: u.medianHz, rangeSt: u.rangeSt };
+      const ctx = { f0: Float32Array.from(u.f0), voicing: Float32Array.from(u.voicing), levelDb: Float32Array.from(u.levelDb), medianHz: u.medianHz, rangeSt: u.rangeSt };
       const syl = u.syllables.map((s) => (s ? { ...s, score: 0, phones: s.phones.map(([phone, startFrame, endFrame]) => ({ phone, startFrame, endFrame, score: 0 })) } : null));
       const ev = toneEvidence(ctx, syl, u.tones);
       const citation = zh.read.map((i) => zh.tokens[i].tone);
@@ -211,7 +214,7 @@ async function main(): Promise<void> {
   const full = trainEnsemble(data, opts);
   const model: ToneModel = {
     ...full,
-    version: 'tone-zh-4',
+    version: 'tone-zh-5',
     trainedOn: `AISHELL S0150, ${samples(utts).length} syllables (with range and tempo variants ${data.length}) (tones 1-4, sandhi applied), labels from pinyin-pro through the text layer`,
     heldOutAccuracy: Math.round(heldOut * 1000) / 1000,
   };

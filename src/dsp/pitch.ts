@@ -42,6 +42,8 @@ export interface PitchTrack {
   f0: Float32Array;
   /** Voicing probability per frame, 0..1 (pYIN: prior mass of thresholds that find a dip). */
   voicing: Float32Array;
+  /** Level per frame over the analysis window, dB re full scale (of the low-passed signal). */
+  levelDb: Float32Array;
   hopMs: number;
 }
 
@@ -83,7 +85,7 @@ export function trackPitch(pcm: Int16Array | Float32Array, sampleRate: number, o
   const nFrames = Math.floor((pcm.length * 1000) / sampleRate / hopMs);
   const f0 = new Float32Array(nFrames);
   const voicing = new Float32Array(nFrames);
-  if (nFrames === 0) return { f0, voicing, hopMs };
+  if (nFrames === 0) return { f0, voicing, levelDb: new Float32Array(0), hopMs };
 
   const minLag = Math.max(2, Math.floor(fs / maxHz));
   const maxLag = Math.ceil(fs / minHz);
@@ -127,7 +129,7 @@ export function trackPitch(pcm: Int16Array | Float32Array, sampleRate: number, o
     f0[i] = c < 0 ? 0 : fs / cands.lag[i * MAX_CANDIDATES + c];
   }
   repairOctaves(f0, voicing, cands, fs);
-  return { f0, voicing, hopMs };
+  return { f0, voicing, levelDb: rms.map((r) => 20 * Math.log10(Math.max(ABSOLUTE_SILENCE_RMS, r))), hopMs };
 }
 
 function frameRms(sq: Float64Array, nFrames: number, hopMs: number, fs: number, win: number, n: number): Float32Array {

@@ -5,7 +5,7 @@
  */
 import { speakerPitchStats, trackPitch } from '../../dsp/pitch.js';
 import type { AlignedSyllable } from '../engine/align.js';
-import { normalisedPitch, RANGE_FLOOR_ST, TONE_CONTEXT, toneFeatures, type PitchContext, type SyllableSpan } from './features.js';
+import { normalisedTrack, RANGE_FLOOR_ST, TONE_CONTEXT, toneFeatures, type PitchContext, type SyllableSpan } from './features.js';
 
 export interface ToneEvidence {
   ctx: PitchContext | null;
@@ -14,10 +14,10 @@ export interface ToneEvidence {
 }
 
 export function pitchContext(pcm: Int16Array, sampleRate: number): PitchContext | null {
-  const { f0, voicing } = trackPitch(pcm, sampleRate);
+  const { f0, voicing, levelDb } = trackPitch(pcm, sampleRate);
   const stats = speakerPitchStats(f0, voicing, 0.3);
   if (stats.voicedFrames < 10) return null;
-  return { f0, voicing, medianHz: stats.medianHz, rangeSt: Math.max(RANGE_FLOOR_ST, stats.rangeSemitones) };
+  return { f0, voicing, levelDb, medianHz: stats.medianHz, rangeSt: Math.max(RANGE_FLOOR_ST, stats.rangeSemitones) };
 }
 
 /** `expectedTones[k]`: the expected (sandhi) tone of read character k, for the neighbours' context. */
@@ -29,10 +29,10 @@ export function toneEvidence(ctx: PitchContext | null, syllables: readonly (Alig
   });
   const features: (Float32Array | null)[] = syllables.map(() => null);
   if (!ctx) return { ctx, features };
-  const st = normalisedPitch(ctx);
+  const track = normalisedTrack(ctx);
   present.forEach((k, j) => {
     const neighbours = expectedTones && TONE_CONTEXT.map((d) => expectedTones[k + d] ?? 0);
-    features[k] = toneFeatures(st, ctx.rangeSt, spans, j, neighbours);
+    features[k] = toneFeatures(track, spans, j, neighbours);
   });
   return { ctx, features };
 }

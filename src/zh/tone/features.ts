@@ -20,6 +20,17 @@ export interface PitchContext {
   medianHz: number;
   /** Speaker 10–90% range in semitones (at least 4, see RANGE_FLOOR_ST). */
   rangeSt: number;
+  /** Level per frame, dB (trackPitch). */
+  levelDb: Float32Array;
+}
+
+/** The utterance as the features read it (normalisedTrack). */
+export interface ToneTrack {
+  /** Semitones around the speaker median, declination removed; NaN = unvoiced. */
+  st: Float32Array;
+  rangeSt: number;
+  /** Level per frame, dB below the utterance's loud frames (95th percentile). */
+  level: Float32Array;
 }
 
 export interface SyllableSpan {
@@ -46,7 +57,7 @@ const MIN_VOICING = 0.3;
  * durations and voicing, each neighbour's contour with a presence flag and the pause to it,
  * place in the utterance, level against the local neighbourhood, neighbours' expected tones.
  */
-export const FEATURE_COUNT = 2 * CONTOUR_POINTS + 8 + 2 * (NEIGHBOUR_POINTS + 2) + 3 + 1 + 5 * TONE_CONTEXT.length;
+export const FEATURE_COUNT = 2 * CONTOUR_POINTS + 8 + 3 + 2 * (NEIGHBOUR_POINTS + 2) + 3 + 1 + 5 * TONE_CONTEXT.length;
 
 /**
  * Semitones around the speaker median with the utterance's declination removed: a least-squares
@@ -82,6 +93,13 @@ export function normalisedPitch(ctx: PitchContext): Float32Array {
   const perFrame = Math.max(-0.03, Math.min(0, sxx > 0 ? sxy / sxx : 0));
   for (let i = 0; i < n; i++) if (!Number.isNaN(st[i])) st[i] -= perFrame * (i - mx);
   return st;
+}
+
+/** Pitch and level of an utterance normalised for the features. */
+export function normalisedTrack(ctx: PitchContext): ToneTrack {
+  const sorted = Float32Array.from(ctx.levelDb).sort();
+  const loud = sorted.length ? sorted[Math.floor(0.95 * (sorted.length - 1))] : 0;
+  return { st: normalisedPitch(ctx), rangeSt: ctx.rangeSt, level: ctx.levelDb.map((v) => v - loud) };
 }
 
 function slice(st: Float32Array, a: number, b: number): Float32Array {
@@ -143,7 +161,8 @@ const pause = (frames: number) => Math.log1p(Math.max(0, frames));
  * `neighbourTones`: the expected tones (1–5, 0 when absent) of the syllables at TONE_CONTEXT's
  * offsets; the syllable's own expected tone is never an input.
  */
-export function toneFeatures(st: Float32Array, rangeSt: number, spans: readonly SyllableSpan[], k: number, neighbourTones?: readonly number[]): Float32Array | null {
+export function toneFeatures(track: ToneTrack, spans: readonly SyllableSpan[], k: number, neighbourTones?: readonly number[]): Float32Array | null {
+  const { st, rangeSt, level } = track;
   const s = spans[k];
   const own = slice(st, s.startFrame, s.endFrame);
   const contour = resampleContour(own, CONTOUR_POINTS, false);
@@ -164,6 +183,13 @@ export function toneFeatures(st: Float32Array, rangeSt: number, spans: readonly 
   f[j++] = Math.log(Math.max(1, s.endFrame - s.startFrame));
   f[j++] = Math.log(Math.max(1, s.syllableEnd - s.syllableStart));
   f[j++] = voiced / Math.max(1, own.length);
+  // Level: a low, creaky third tone is often quiet, a fourth tone's level falls with its pitch.
+  const ownLevel = slice(level, s.startFrame, s.endFrame);
+  const third = Math.max(1, Math.floor(ownLevel.length / 3));
+  const around = [spans[k - 1], spans[k + 1]].flatMap((n) => (n ? [voicedMean(slice(level, n.startFrame, n.endFrame))] : [])).filter((v) => !Number.isNaN(v));
+  f[j++] = voicedMean(ownLevel);
+  f[j++] = around.length ? voicedMean(ownLevel) - around.reduce((a, b) => a + b, 0) / around.length : 0;
+  f[j++] = voicedMean(ownLevel.subarray(ownLevel.length - third)) - voicedMean(ownLevel.subarray(0, third));
   for (const [d, gap] of [
     [-1, k > 0 ? s.syllableStart - spans[k - 1].syllableEnd : 0],
     [1, k + 1 < spans.length ? spans[k + 1].syllableStart - s.syllableEnd : 0],

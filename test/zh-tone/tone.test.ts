@@ -1,0 +1,78 @@
+/**
+ * The tone classifier on real recordings: a speaker it was not trained on (AISHELL S0764 in
+ * ../shared/data/zh/fireredasr; the model was trained on S0150 only), and the speaker
+ * normalisation of its features on a real pitch track.
+ */
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { decodeAudio, type DecodedAudio } from '../../src/audio/decode.js';
+import type { AcousticBackend } from '../../src/acoustic/types.js';
+import { alignReading, type AlignedSyllable } from '../../src/zh/engine/align.js';
+import { createLocalBackend } from '../../src/zh/engine/local-backend.js';
+import { syllableTable } from '../../src/zh/engine/syllables.js';
+import { analyzeZhText } from '../../src/zh/engine/text.js';
+import { classifyTone, loadToneModel } from '../../src/zh/tone/classifier.js';
+import { pitchContext, toneEvidence } from '../../src/zh/tone/extract.js';
+import { speakerPitchStats } from '../../src/dsp/pitch.js';
+import { REPO_ROOT, SHARED_DATA_DIR } from '../helpers/app.js';
+
+const OTHER = { file: path.join(SHARED_DATA_DIR, 'zh', 'fireredasr', 'BAC009S0764W0121.wav'), text: '甚至出现交易几乎停滞的情况' };
+
+let backend: AcousticBackend;
+let audio: DecodedAudio;
+let syllables: (AlignedSyllable | null)[];
+const text = analyzeZhText(OTHER.text);
+const expected = text.read.map((i) => text.tokens[i].sandhiTone);
+
+before(async () => {
+  backend = createLocalBackend(path.join(REPO_ROOT, 'models'));
+  audio = await decodeAudio(fs.readFileSync(OTHER.file));
+  const table = syllableTable(backend.lexicon('zh'));
+  const al = await alignReading(backend, table, text.read.map((i) => text.tokens[i].syllable), audio.pcm, { gop: false, optional: false });
+  assert.ok(al.ok);
+  syllables = al.syllables;
+});
+
+after(async () => {
+  await backend.close();
+});
+
+test('another speaker: most tones are recognised (chance is 25%)', () => {
+  const ev = toneEvidence(pitchContext(audio.pcm, audio.sampleRate), syllables, expected);
+  const model = loadToneModel();
+  let judged = 0;
+  let right = 0;
+  ev.features.forEach((f, k) => {
+    if (!f || expected[k] > 4) return;
+    const p = classifyTone(model, f);
+    judged++;
+    if (p.indexOf(Math.max(...p)) + 1 === expected[k]) right++;
+  });
+  // 12 of the 13 characters have a tone (的 is neutral). This speaker reads in a narrow range
+  // (10–90% within 4 semitones); the shipped model recognised 6 of 12 here and 7 through the
+  // engine's alignment. Tolerance: at least 5, against 3 by chance, which is where a model
+  // whose inputs no longer match its features lands.
+  assert.ok(judged >= 10, `judged ${judged}`);
+  assert.ok(right >= 5, `right ${right}/${judged}`);
+});
+
+test('features do not depend on the register: the same reading 5 semitones higher gives the same features', () => {
+  const ctx = pitchContext(audio.pcm, audio.sampleRate)!;
+  const f0 = ctx.f0.map((v) => v * 2 ** (5 / 12));
+  const higher = { ...ctx, f0, medianHz: speakerPitchStats(f0, ctx.voicing, 0.3).medianHz };
+  const a = toneEvidence(ctx, syllables, expected).features;
+  const b = toneEvidence(higher, syllables, expected).features;
+  a.forEach((f, k) => {
+    assert.equal(f === null, b[k] === null);
+    // Tolerance 1e-3: Float32 rounding of log-frequency differences.
+    f?.forEach((v, i) => assert.ok(Math.abs(v - b[k]![i]) < 1e-3, `syllable ${k} feature ${i}: ${v} vs ${b[k]![i]}`));
+  });
+});
+
+test('a reading with no voiced pitch gives no tone evidence rather than a guess', () => {
+  const silent = new Int16Array(audio.pcm.length);
+  assert.equal(pitchContext(silent, audio.sampleRate), null);
+  assert.ok(toneEvidence(null, syllables, expected).features.every((f) => f === null));
+});
