@@ -1,5 +1,5 @@
 /**
- * Tone features of the syllables of one utterance from its F0 track. Pure.
+ * Tone features of the syllables of one utterance from its F0 and level tracks. Pure.
  *
  * Pitch is taken in semitones around the speaker's own median, with the utterance's declination
  * removed, and also scaled by the speaker's 10–90% range, so the same model serves low and high,
@@ -54,7 +54,8 @@ export const RANGE_FLOOR_ST = 4;
 const MIN_VOICING = 0.3;
 /**
  * Own contour (semitones, range-scaled), shape (slope, curvature, turning points, excursion),
- * durations and voicing, each neighbour's contour with a presence flag and the pause to it,
+ * durations and voicing, level (against the loud frames and the neighbours, and its slope),
+ * each neighbour's contour with a presence flag and the pause to it,
  * place in the utterance, level against the local neighbourhood, neighbours' expected tones.
  */
 export const FEATURE_COUNT = 2 * CONTOUR_POINTS + 8 + 3 + 2 * (NEIGHBOUR_POINTS + 2) + 3 + 1 + 5 * TONE_CONTEXT.length;
@@ -65,7 +66,7 @@ export const FEATURE_COUNT = 2 * CONTOUR_POINTS + 8 + 3 + 2 * (NEIGHBOUR_POINTS 
  * Mandarin sentences fall by about 1–2 st/s; a rising fit over a short utterance is its tones,
  * not declination), is subtracted, pivoting at the middle of the voiced frames. NaN = unvoiced.
  */
-export function normalisedPitch(ctx: PitchContext): Float32Array {
+function normalisedPitch(ctx: PitchContext): Float32Array {
   const n = ctx.f0.length;
   const st = new Float32Array(n);
   let sx = 0;
