@@ -173,10 +173,11 @@ async function alignInPieces(backend: AcousticBackend, table: SyllableTable, syl
     }),
   );
   const within = (i: number) => (x: { startFrame: number }) => x.startFrame >= cuts[i] && x.startFrame < cuts[i + 1];
-  const failed = results.find((r) => !r.ok);
+  // A piece that cannot be aligned leaves its characters skipped; the reading fails only when all do.
+  const ok = results.some((r) => r.ok);
   return {
-    ok: !failed || results.some((r) => r.ok),
-    failure: results.every((r) => !r.ok) ? failed!.failure : null,
+    ok,
+    failure: ok ? null : results[0].failure,
     frames,
     syllables: results.flatMap((r) => r.syllables),
     modelled: results.flatMap((r) => r.modelled),
