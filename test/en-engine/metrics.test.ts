@@ -5,6 +5,7 @@ import { fitLogistic, fitRidge, pearson, predict, spearman } from '../../src/en/
 import { loadEnglishScoringModel } from '../../src/en/scoring-model/model.js';
 import { PHONE_FEATURES, UTTERANCE_FEATURES, WORD_FEATURES } from '../../src/en/scoring-model/features.js';
 import { gopAcceptability, WORD_GOP_THRESHOLD } from '../../src/en/engine/dimensions.js';
+import { shortWordLeniency } from '../../src/en/engine/build.js';
 
 const seg = (phone: string, startFrame: number, endFrame: number) => ({ phone, startFrame, endFrame });
 
@@ -61,6 +62,15 @@ test('GOP acceptability: 50 at the threshold, monotone, slack moves it', () => {
   assert.ok(gopAcceptability(-1, WORD_GOP_THRESHOLD) > 95);
   assert.ok(gopAcceptability(-7, WORD_GOP_THRESHOLD) < 1);
   assert.ok(gopAcceptability(-4.5, WORD_GOP_THRESHOLD, 1) > gopAcceptability(-4.5, WORD_GOP_THRESHOLD, 0));
+});
+
+test('short words are judged below the GOP threshold by the excess of their standard error, long words by it', () => {
+  assert.equal(shortWordLeniency(30), 0);
+  assert.equal(shortWordLeniency(80), 0);
+  // 5.6 × (1/√7 − 1/√30) for a 7-frame "the".
+  assert.ok(Math.abs(shortWordLeniency(7) - 5.6 * (1 / Math.sqrt(7) - 1 / Math.sqrt(30))) < 1e-9);
+  assert.ok(shortWordLeniency(4) > shortWordLeniency(10) && shortWordLeniency(10) > shortWordLeniency(20));
+  assert.equal(shortWordLeniency(1), 1.5);
 });
 
 test('narrowband detection: telephone-band speech has no energy above 4.5 kHz, wideband speech has (real recordings)', async () => {

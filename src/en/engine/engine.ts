@@ -15,7 +15,7 @@ import { loadEnglishScoringModel, type EnglishScoringModel } from '../scoring-mo
 import { assessConnectedSpeech, type ConnectedResult } from '../connected/assess.js';
 import { alignReading, alignSkipped } from './align.js';
 import { buildAssessment } from './build.js';
-import { readEvidence, rescueSkipped, type ReadingEvidence } from './evidence.js';
+import { readEvidence, rescueSkipped, yieldingWords, type ReadingEvidence } from './evidence.js';
 import { grammarOf, planReading, withCustomPronunciations, type ReadingPlan } from './plan.js';
 import { scoreReading } from './score.js';
 import { measureSignal, type SignalFrames } from './signal.js';
@@ -70,9 +70,15 @@ export function createEnglishEngine(deps: EnglishEngineDeps): EnglishEngine {
     const { result, loop } = await aligning;
     let evidence = readEvidence(plan, result);
     if (evidence.ok && evidence.words.some((w) => w.status === 'omitted')) {
-      const spans = evidence.words.map((w) => (w.status === 'read' ? { startFrame: w.startFrame, endFrame: w.endFrame } : null));
-      const { result: required, windows } = await alignSkipped(deps.backend, audio.pcm, grammarOf(plan.entries, false), spans);
-      evidence = rescueSkipped(plan, evidence, required, windows);
+      const required = grammarOf(plan.entries, false);
+      const first = await alignSkipped(deps.backend, audio.pcm, required, readSpans(evidence));
+      evidence = rescueSkipped(plan, evidence, first.result, first.windows);
+      const yielding = new Set(yieldingWords(plan, evidence, first.result, first.windows));
+      if (yielding.size > 0) {
+        const relaxed = { ...required, slots: required.slots.map((slot, i) => (yielding.has(i) ? { ...slot, optional: true } : slot)) };
+        const again = await alignSkipped(deps.backend, audio.pcm, relaxed, readSpans(evidence));
+        evidence = rescueSkipped(plan, evidence, again.result, again.windows);
+      }
     }
     return { plan, evidence, signal, loop };
   }
@@ -98,6 +104,11 @@ export function createEnglishEngine(deps: EnglishEngineDeps): EnglishEngine {
     },
   };
   return engine;
+}
+
+/** Span of each read word, null for a skipped one (where rescue windows may go). */
+function readSpans(ev: ReadingEvidence) {
+  return ev.words.map((w) => (w.status === 'read' ? { startFrame: w.startFrame, endFrame: w.endFrame } : null));
 }
 
 /**

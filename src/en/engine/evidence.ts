@@ -109,6 +109,32 @@ export function rescueSkipped(
   return { ...first, words, speechStart: read[0]?.startFrame ?? 0, speechEnd: read[read.length - 1]?.endFrame ?? 0 };
 }
 
+/**
+ * Words that competed for the same audio in the required pass and lost: in each window where
+ * two or more words are still skipped after the rescue, the one with the lowest mean GOP in
+ * the required pass. A word replaced by another in the text is squeezed into the audio of the
+ * word that was said, and a said neighbour that the first pass also skipped is squeezed with
+ * it, so that neither looks good; with the worse one made optional, the other gets its audio
+ * back and is judged on it.
+ */
+export function yieldingWords(
+  plan: ReadingPlan,
+  rescued: ReadingEvidence,
+  required: AlignResult,
+  windows: readonly { first: number; end: number }[],
+): number[] {
+  if (!required.ok) return [];
+  const second = readEvidence(plan, required);
+  const out: number[] = [];
+  for (const win of windows) {
+    const still = second.words.slice(win.first, win.end).filter((w) => rescued.words[w.index].status === 'omitted' && w.status === 'read');
+    if (still.length < 2) continue;
+    const gop = (w: WordEvidence) => w.phones.reduce((a, p) => a + p.gop, 0) / Math.max(1, w.phones.length);
+    out.push(still.reduce((worst, w) => (gop(w) < gop(worst) ? w : worst)).index);
+  }
+  return out;
+}
+
 function clearlyGood(w: WordEvidence): boolean {
   if (w.status !== 'read') return false;
   const gop = w.phones.reduce((a, p) => a + p.gop, 0) / Math.max(1, w.phones.length);
