@@ -56,15 +56,16 @@ test('window calls answer as the engine does on the whole audio, though only the
       { startFrame: second + length - 10, endFrame: pcm.length / 160 + 500 },
     ];
     const [aligned, loops] = await Promise.all([
-      Promise.all(windows.map((window) => pooled.align('zh', pcm, grammar, { window, phones: true, gop: true }))),
+      Promise.all(windows.map((window) => pooled.align('zh', pcm, grammar, { window, phones: true, gop: true, phoneLoop: true }))),
       Promise.all(windows.map((window) => pooled.phoneLoop('zh', pcm, { window }))),
     ]);
     windows.forEach((window, i) => {
-      assert.deepEqual(aligned[i], engine.align('zh', pcm, grammar, { window, phones: true, gop: true }), `align in window ${i}`);
+      assert.deepEqual(aligned[i], engine.align('zh', pcm, grammar, { window, phones: true, gop: true, phoneLoop: true }), `align in window ${i}`);
       assert.deepEqual(loops[i], engine.phoneLoop('zh', pcm, { window }), `phone loop in window ${i}`);
     });
     const found = aligned[0];
     assert.ok(found.ok && found.units.filter((u) => u.slot >= 0).every((u) => u.startFrame >= second - 21), 'frames are on the whole audio');
+    assert.ok(found.ok && found.loop && found.loop.length > 0 && found.loop[0].startFrame >= second - 21, 'the phone loop too');
   } finally {
     engine.close();
   }
