@@ -38,10 +38,11 @@ export const CALIBRATION = {
   GOP_WIDTH: 0.9,
   /**
    * Posterior of the accepted tones under which a tone is judged wrong. On the held-out half of
-   * S0150 (model trained on the other half; syllables without third-tone neighbours): 0.12
-   * flags 9.5% of native tones and 83% of wrong ones (0.15: 10.8% and 85%).
+   * S0150 (model tone-zh-5 trained on the other half): 0.20 flags 7.2% of native tones and 88%
+   * of wrong ones (0.12: 4.9% and 82%; 0.265: 9.9% and 91%). The rest of the 10% false-alarm
+   * budget is left for speakers the model fits worse than the one it was trained on.
    */
-  TONE_ERROR_POSTERIOR: 0.12,
+  TONE_ERROR_POSTERIOR: 0.2,
   /**
    * Inserted speech. Pairs of consecutive syllables whose speech lasts at least this many of the
    * reader's median syllables are checked (S0150: native pairs have a median of 1.9; pairs hiding
