@@ -14,7 +14,7 @@ import { decodeAudio } from '../../src/audio/decode.js';
 import { wavBuffer } from '../../src/audio/encode.js';
 import { concatPcm } from '../../src/audio/resample.js';
 import { quietFrom, quietThreshold } from '../../src/evaluation/ws/early.js';
-import { buildTestApp } from '../helpers/app.js';
+import { buildTestApp, listenOnLoopback } from '../helpers/app.js';
 import { createAccount, multipart, signForm, type Part, type TestAccount } from '../helpers/gateway.js';
 import { aishellFile, aishellTranscripts } from '../acoustic/speech.js';
 
@@ -33,10 +33,7 @@ function rms(pcm: Int16Array): number {
 
 before(async () => {
   ({ app } = await buildTestApp());
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  if (!address || typeof address === 'string') throw new Error('no address');
-  base = `127.0.0.1:${address.port}`;
+  base = await listenOnLoopback(app);
   account = await createAccount(app, { tier: 'enterprise' });
   await app.speech.acoustic(); // models loaded, as a server does before it reports ready
   const s = aishellTranscripts().find((t) => [...t.text].length >= 10)!;

@@ -11,7 +11,7 @@ import WebSocket from 'ws';
 import { decodeAudio } from '../../src/audio/decode.js';
 import { wavBuffer } from '../../src/audio/encode.js';
 import { beijingDay } from '../../src/storage/day.js';
-import { buildTestApp } from '../helpers/app.js';
+import { buildTestApp, listenOnLoopback } from '../helpers/app.js';
 import { createAccount, evaluationForm, multipart, signForm, type Part, type TestAccount } from '../helpers/gateway.js';
 import { aishellFile, aishellTranscripts, librivox } from '../acoustic/speech.js';
 
@@ -23,10 +23,7 @@ let en: { wav: Buffer; text: string };
 
 before(async () => {
   ({ app } = await buildTestApp());
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  if (!address || typeof address === 'string') throw new Error('no address');
-  base = `127.0.0.1:${address.port}`;
+  base = await listenOnLoopback(app);
   account = await createAccount(app, { tier: 'enterprise' });
   const sentence = aishellTranscripts().find((s) => [...s.text].length >= 10)!;
   zh = { wav: wavBuffer((await decodeAudio(fs.readFileSync(aishellFile(sentence.id)))).pcm, 16000), text: sentence.text };

@@ -9,7 +9,7 @@ import WebSocket from 'ws';
 import type { FastifyInstance } from 'fastify';
 import { beijingDay } from '../../src/storage/day.js';
 import { handshakePayload, sign } from '../../src/auth/signature.js';
-import { buildTestApp } from '../helpers/app.js';
+import { buildTestApp, listenOnLoopback } from '../helpers/app.js';
 import { createAccount, evaluationForm, multipart, signForm, type Part, type TestAccount } from '../helpers/gateway.js';
 
 async function usageRows(app: FastifyInstance, account: TestAccount) {
@@ -110,10 +110,7 @@ test('compat POST /{coreType}: signature only, unknown kinds 404, form errors 40
 });
 
 async function listen(app: FastifyInstance): Promise<string> {
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  if (!address || typeof address === 'string') throw new Error('no address');
-  return `ws://127.0.0.1:${address.port}`;
+  return `ws://${await listenOnLoopback(app)}`;
 }
 
 /** Collects frames; `next()` resolves with the next frame (JSON) or the close code. */

@@ -8,15 +8,12 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type BuildOptions } from '../../src/app.js';
 import { beijingDay } from '../../src/storage/day.js';
-import { buildTestApp, testConfig } from '../helpers/app.js';
+import { buildTestApp, listenOnLoopback, testConfig } from '../helpers/app.js';
 import { createAccount, evaluationForm, type TestAccount } from '../helpers/gateway.js';
 import { redisAvailable } from '../helpers/services.js';
 
 async function listen(app: FastifyInstance): Promise<string> {
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  if (!address || typeof address === 'string') throw new Error('no address');
-  return `http://127.0.0.1:${address.port}`;
+  return `http://${await listenOnLoopback(app)}`;
 }
 
 function evaluate(base: string, account: TestAccount, config: Record<string, unknown>, headers: Record<string, string> = {}) {

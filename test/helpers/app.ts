@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type Config } from '../../src/config.js';
 import { buildApp, type BuildOptions } from '../../src/app.js';
+import type { FastifyInstance } from 'fastify';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '..', '..');
 /** Shared recordings and models live beside the repository (never copied into it). */
@@ -27,4 +28,12 @@ export async function buildTestApp(env: Record<string, string> = {}, options: Bu
   const app = await buildApp(config, { warmSpeech: false, ...options });
   await app.storage.migrate();
   return { app, config };
+}
+
+/** Starts the app on a free loopback port; returns `127.0.0.1:<port>` (add the scheme). */
+export async function listenOnLoopback(app: FastifyInstance): Promise<string> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('no address');
+  return `127.0.0.1:${address.port}`;
 }
