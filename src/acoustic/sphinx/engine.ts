@@ -130,7 +130,9 @@ export class SphinxEngine {
 
   phoneLoop(lang: AcousticLang, pcm: Int16Array, opts: { window?: FrameWindow } = {}): PhoneSegment[] {
     const { audio, offset } = cut(pcm, opts.window);
-    if (audio.length < SAMPLES_PER_FRAME) return [];
+    // Windows shorter than the alignments' minimum are not decoded either: a few frames hold no
+    // phone worth scoring, and whole-utterance feature normalisation over them is degenerate.
+    if (audio.length < MIN_ALIGN_FRAMES * SAMPLES_PER_FRAME) return [];
     return this.loopSegments(this.lang(lang), audio, offset);
   }
 
