@@ -15,13 +15,18 @@
  * loop only wins frames the pair cannot explain, and frames it wins are inserted speech. Only
  * then is the window decoded with up to two free optional syllables, to name what was said.
  */
-import type { AcousticBackend, AlignResult, GrammarSlot, PhoneSegment } from '../../acoustic/types.js';
+import { SAMPLES_PER_FRAME, type AcousticBackend, type AlignResult, type FrameWindow, type GrammarSlot, type PhoneSegment } from '../../acoustic/types.js';
 import type { AlignedSyllable } from './align.js';
 import { candidates } from './candidates.js';
 import type { SyllableTable } from './syllables.js';
 
 /** Frames of margin around a window (30 ms), so boundary errors do not cut the neighbours. */
 const MARGIN = 3;
+
+/** The frames from `startFrame` to `endFrame` widened by MARGIN on each side, inside the audio. */
+function windowOver(pcm: Int16Array, startFrame: number, endFrame: number): FrameWindow {
+  return { startFrame: Math.max(0, startFrame - MARGIN), endFrame: Math.min(endFrame + MARGIN, Math.floor(pcm.length / SAMPLES_PER_FRAME)) };
+}
 
 export interface Competition {
   /** The syllable the free decode chose for the middle. */
@@ -72,9 +77,7 @@ export async function compete(
   if (!mid || !table.prons.has(labels[k])) return null;
   const p = nearest(aligned, k, -1);
   const n = nearest(aligned, k, +1);
-  const startFrame = Math.max(0, (p >= 0 ? aligned[p]!.startFrame : mid.startFrame) - MARGIN);
-  const endFrame = (n >= 0 ? aligned[n]!.endFrame : mid.endFrame) + MARGIN;
-  const window = { startFrame, endFrame: Math.min(endFrame, Math.floor(pcm.length / 160)) };
+  const window = windowOver(pcm, p >= 0 ? aligned[p]!.startFrame : mid.startFrame, n >= 0 ? aligned[n]!.endFrame : mid.endFrame);
   const around = (middle: GrammarSlot) => [...(p >= 0 ? [fixed(table, labels[p])] : []), middle, ...(n >= 0 ? [fixed(table, labels[n])] : [])];
   const shortlist = candidates(table, labels[k], loop, mid.startFrame, mid.endFrame);
   const free = await backend.align('zh', pcm, { slots: around(slotOf(table, shortlist, false)) }, { window });
@@ -105,7 +108,7 @@ export async function insertedFrames(
   const none = { frames: 0, startFrame: 0, endFrame: 0 };
   const n = nearest(aligned, k, +1);
   if (!aligned[k] || n < 0 || !table.prons.has(labels[k]) || !table.prons.has(labels[n])) return none;
-  const window = { startFrame: Math.max(0, aligned[k]!.startFrame - MARGIN), endFrame: Math.min(aligned[n]!.endFrame + MARGIN, Math.floor(pcm.length / 160)) };
+  const window = windowOver(pcm, aligned[k]!.startFrame, aligned[n]!.endFrame);
   const r = await backend.align('zh', pcm, { slots: [fixed(table, labels[k]), fixed(table, labels[n])], allowInsertions: true }, { window });
   if (!r.ok) return none;
   const ins = r.units.filter((u) => u.slot < 0 && u.label === '<ins>');
@@ -124,7 +127,7 @@ export async function findInsertion(
 ): Promise<Insertion | null> {
   const n = nearest(aligned, k, +1);
   if (!aligned[k] || n < 0) return null;
-  const window = { startFrame: Math.max(0, aligned[k]!.startFrame - MARGIN), endFrame: Math.min(aligned[n]!.endFrame + MARGIN, Math.floor(pcm.length / 160)) };
+  const window = windowOver(pcm, aligned[k]!.startFrame, aligned[n]!.endFrame);
   const pair = [fixed(table, labels[k]), fixed(table, labels[n])];
   const withGap = [pair[0], anySlot(table, true), anySlot(table, true), pair[1]];
   const free = await backend.align('zh', pcm, { slots: withGap }, { window });
@@ -172,28 +175,23 @@ export async function recoverSkipped(
   if (!table.prons.has(labels[k])) return skipped;
   const p = nearest(aligned, k, -1);
   const n = nearest(aligned, k, +1);
-  const last = Math.floor(pcm.length / 160);
-  const window = { startFrame: p >= 0 ? Math.max(0, aligned[p]!.startFrame - MARGIN) : 0, endFrame: n >= 0 ? Math.min(last, aligned[n]!.endFrame + MARGIN) : last };
+  const window = windowOver(pcm, p >= 0 ? aligned[p]!.startFrame : 0, n >= 0 ? aligned[n]!.endFrame : Infinity);
   const around = (middle: GrammarSlot[]) => [...(p >= 0 ? [fixed(table, labels[p])] : []), ...middle, ...(n >= 0 ? [fixed(table, labels[n])] : [])];
   const mid = p >= 0 ? 1 : 0;
   const forced = await backend.align('zh', pcm, { slots: around([fixed(table, labels[k])]) }, { window, phones: true, gop: true });
   const none = around([]).length ? await backend.align('zh', pcm, { slots: around([]) }, { window }) : null;
   if (!forced.ok) return skipped;
-  const noneTotal = none && none.ok ? totalOf(none) : -Infinity;
+  const noneTotal = none && none.ok ? total(none) : -Infinity;
   const unit = forced.units.filter((u) => u.slot >= 0)[mid];
   const frames = Math.max(1, unit.endFrame - unit.startFrame);
-  const loss = (noneTotal - totalOf(forced)) / frames;
+  const loss = (noneTotal - total(forced)) / frames;
   if (loss < limits.readLoss) return { status: 'read', syllable: asSyllable(unit), heard: labels[k], loss };
   const free = await backend.align('zh', pcm, { slots: around([anySlot(table, true)]) }, { window, phones: true, gop: true });
   if (!free.ok) return { ...skipped, loss };
   const other = free.units.find((u) => u.slot === mid);
   if (!other || other.endFrame - other.startFrame < 10) return { ...skipped, loss };
-  const gain = (totalOf(free) - noneTotal) / (other.endFrame - other.startFrame);
+  const gain = (total(free) - noneTotal) / (other.endFrame - other.startFrame);
   return gain > limits.otherGain ? { status: 'other', syllable: asSyllable(other), heard: other.label, loss, gain } : { ...skipped, loss, gain };
-}
-
-function totalOf(r: AlignResult): number {
-  return total(r);
 }
 
 function asSyllable(u: { startFrame: number; endFrame: number; score: number; phones: AlignedSyllable['phones'] }): AlignedSyllable {
