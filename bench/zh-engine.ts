@@ -1,6 +1,7 @@
 /**
  * CPU cost of scoring one Mandarin sentence of about 5 s (AISHELL S0150 sentences of 4.5–5.5 s),
- * after a warm-up, per stage and in total: medians over the sentences. CPU time is the process's
+ * after a warm-up, per stage (as the engine runs them: pitch over the aligned reading only) and
+ * in total: medians over the sentences. CPU time is the process's
  * user + system time (the in-process backend decodes on the calling thread). Then a passage of
  * about 60 s (S0150 sentences joined with 。): CPU in-thread, and wall time for the sentences
  * and the passage on a pool of two acoustic workers (the service's set-up on a 2-core machine).
@@ -13,13 +14,13 @@ import { decodeAudio, finish, type DecodedAudio } from '../src/audio/decode.js';
 import { loadConfig } from '../src/config.js';
 import { parseEvaluationConfig } from '../src/evaluation/config.js';
 import { presentReadAloud } from '../src/assessment/presenter.js';
-import { alignReading } from '../src/zh/engine/align.js';
+import { alignWithOmissions } from '../src/zh/engine/align.js';
 import { competeAll, createMandarinEngine, insertionsOf } from '../src/zh/engine/engine.js';
 import { createLocalBackend } from '../src/zh/engine/local-backend.js';
 import { syllableTable } from '../src/zh/engine/syllables.js';
 import { analyzeZhText } from '../src/zh/engine/text.js';
 import { classifyTone, loadToneModel } from '../src/zh/tone/classifier.js';
-import { pitchContext, toneEvidence } from '../src/zh/tone/extract.js';
+import { pitchContext, readingSpan, toneEvidence } from '../src/zh/tone/extract.js';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 const DATA = path.resolve(REPO, '..', 'shared', 'data', 'zh', 'aishell-s0150');
@@ -78,10 +79,10 @@ async function main(): Promise<void> {
     const config = parseEvaluationConfig({ coreType: 'sentence', language: 'zh-CN', referenceText: text });
     const zh = analyzeZhText(text);
     const labels = zh.read.map((r) => zh.tokens[r].syllable);
-    const [al, tAlign] = await cpuMs(() => alignReading(backend, table, labels, audio.pcm, { gop: true, optional: true }));
+    const [al, tAlign] = await cpuMs(() => alignWithOmissions(backend, table, labels, audio.pcm));
     const [, tComp] = await cpuMs(() => competeAll(backend, table, audio.pcm, al, [...labels], 0));
     const [, tIns] = await cpuMs(() => insertionsOf(backend, table, audio.pcm, al, labels));
-    const [, tTone] = await cpuMs(async () => toneEvidence(pitchContext(audio.pcm, 16000), al.syllables, zh.read.map((r) => zh.tokens[r].sandhiTone)).features.map((f) => (f ? classifyTone(model, f) : null)));
+    const [, tTone] = await cpuMs(async () => toneEvidence(pitchContext(audio.pcm, 16000, readingSpan(al.syllables)), al.syllables, zh.read.map((r) => zh.tokens[r].sandhiTone)).features.map((f) => (f ? classifyTone(model, f) : null)));
     const [, tTotal] = await cpuMs(async () => presentReadAloud(await engine.assess(config, audio), config));
     if (n === 0) continue; // warm-up
     stages.align.push(tAlign);

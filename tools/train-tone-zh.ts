@@ -21,7 +21,7 @@ import { createLocalBackend } from '../src/zh/engine/local-backend.js';
 import { syllableTable } from '../src/zh/engine/syllables.js';
 import { alignReading, type AlignedSyllable } from '../src/zh/engine/align.js';
 import { analyzeZhText } from '../src/zh/engine/text.js';
-import { pitchContext, toneEvidence } from '../src/zh/tone/extract.js';
+import { pitchContext, readingSpan, toneEvidence } from '../src/zh/tone/extract.js';
 import { RANGE_FLOOR_ST } from '../src/zh/tone/features.js';
 import { classifyTone, MODEL_PATH, type ToneModel } from '../src/zh/tone/classifier.js';
 import { acceptedTones } from '../src/zh/engine/sandhi.js';
@@ -61,7 +61,7 @@ async function extract(limit: number): Promise<Utterance[]> {
     if (zh.tokens.some((t) => t.charType !== 0 && t.charType !== 1)) continue;
     const audio = await decodeAudio(fs.readFileSync(path.join(DATA, `${id}.flac`)));
     const al = await alignReading(backend, table, zh.read.map((i) => zh.tokens[i].syllable), audio.pcm, { gop: false, optional: false });
-    const ctx = pitchContext(audio.pcm, audio.sampleRate);
+    const ctx = pitchContext(audio.pcm, audio.sampleRate, readingSpan(al.syllables));
     if (!al.ok || !ctx) continue;
     out.push({
       id,

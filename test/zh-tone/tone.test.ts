@@ -14,7 +14,7 @@ import { createLocalBackend } from '../../src/zh/engine/local-backend.js';
 import { syllableTable } from '../../src/zh/engine/syllables.js';
 import { analyzeZhText } from '../../src/zh/engine/text.js';
 import { classifyTone, loadToneModel } from '../../src/zh/tone/classifier.js';
-import { pitchContext, toneEvidence } from '../../src/zh/tone/extract.js';
+import { pitchContext, readingSpan, toneEvidence } from '../../src/zh/tone/extract.js';
 import { speakerPitchStats } from '../../src/dsp/pitch.js';
 import { REPO_ROOT, SHARED_DATA_DIR } from '../helpers/app.js';
 
@@ -75,4 +75,17 @@ test('a reading with no voiced pitch gives no tone evidence rather than a guess'
   const silent = new Int16Array(audio.pcm.length);
   assert.equal(pitchContext(silent, audio.sampleRate), null);
   assert.ok(toneEvidence(null, syllables, expected).features.every((f) => f === null));
+});
+
+test('pitch tracked over the reading span only gives the same tone features as over the whole recording', () => {
+  const span = readingSpan(syllables)!;
+  assert.ok(span.startFrame > 0 || span.endFrame < audio.pcm.length / 160, 'the recording has silence around the reading');
+  const whole = toneEvidence(pitchContext(audio.pcm, audio.sampleRate), syllables, expected).features;
+  const part = toneEvidence(pitchContext(audio.pcm, audio.sampleRate, span), syllables, expected).features;
+  whole.forEach((f, k) => {
+    assert.equal(f === null, part[k] === null);
+    // Tolerance 0.05 (semitones, dB, log frames): the tracker's loudness gate and smoothing see
+    // slightly different surroundings at the span's edges.
+    f?.forEach((v, i) => assert.ok(Math.abs(v - part[k]![i]) < 0.05, `syllable ${k} feature ${i}: ${v} vs ${part[k]![i]}`));
+  });
 });

@@ -76,10 +76,14 @@ export function loudFrames(levels: FrameLevels, spans: readonly { startFrame: nu
  * frames of skipped speech to a neighbour instead of silence.
  */
 export function overlongFrames(al: ReadingAlignment): number {
+  const median = medianSyllableFrames(al);
+  return al.syllables.reduce((sum, s) => sum + (s ? Math.max(0, s.endFrame - s.startFrame - 3 * median) : 0), 0);
+}
+
+/** The reader's median syllable length in frames (0 when nothing is aligned): the yardstick of speaking rate. */
+export function medianSyllableFrames(al: ReadingAlignment): number {
   const d = al.syllables.flatMap((s) => (s ? [s.endFrame - s.startFrame] : [])).sort((a, b) => a - b);
-  if (d.length === 0) return 0;
-  const median = d[Math.floor(d.length / 2)];
-  return d.reduce((sum, x) => sum + Math.max(0, x - 3 * median), 0);
+  return d.length ? d[Math.floor(d.length / 2)] : 0;
 }
 
 /** Loud silence plus overlong syllables beyond this (300 ms) make the skippable alignment suspect. */

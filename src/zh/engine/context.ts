@@ -158,9 +158,12 @@ export interface Recovery {
  * A character the utterance alignment skipped. Skipping costs nothing in the grammar, so a
  * reduced syllable that its neighbour absorbed is skipped too. The window between the aligned
  * neighbours is decoded three ways: without the character, forced to it, and with a free
- * syllable. If forcing the reference costs less than `readLoss` nats per frame of the character,
- * it was read (reduced); else if a free syllable of at least 10 frames gains more than
- * `otherGain` per frame over leaving it out, another syllable was read; otherwise it was skipped.
+ * syllable. If forcing the reference costs less than `readLoss` nats per frame of the character
+ * and the forced syllable lasts at least `readFrames`, it was read (reduced); else if a free
+ * syllable of at least 10 frames gains more than `otherGain` per frame over leaving it out,
+ * another syllable was read; otherwise it was skipped. The length condition matters because a
+ * syllable that was not spoken can still be forced in cheaply: squeezed to a few frames at a
+ * boundary, where it costs little whatever it is.
  */
 export async function recoverSkipped(
   backend: AcousticBackend,
@@ -169,7 +172,7 @@ export async function recoverSkipped(
   aligned: readonly (AlignedSyllable | null)[],
   labels: readonly string[],
   k: number,
-  limits: { readLoss: number; otherGain: number },
+  limits: { readLoss: number; otherGain: number; readFrames: number },
 ): Promise<Recovery> {
   const skipped: Recovery = { status: 'skipped', syllable: null, heard: null };
   if (!table.prons.has(labels[k])) return skipped;
@@ -185,7 +188,7 @@ export async function recoverSkipped(
   const unit = forced.units.filter((u) => u.slot >= 0)[mid];
   const frames = Math.max(1, unit.endFrame - unit.startFrame);
   const loss = (noneTotal - total(forced)) / frames;
-  if (loss < limits.readLoss) return { status: 'read', syllable: asSyllable(unit), heard: labels[k], loss };
+  if (loss < limits.readLoss && frames >= limits.readFrames) return { status: 'read', syllable: asSyllable(unit), heard: labels[k], loss };
   const free = await backend.align('zh', pcm, { slots: around([anySlot(table, true)]) }, { window, phones: true, gop: true });
   if (!free.ok) return { ...skipped, loss };
   const other = free.units.find((u) => u.slot === mid);

@@ -17,8 +17,8 @@ import type { Assessment } from '../../assessment/types.js';
 import { MAX_REFERENCE_CHARS, type EvaluationConfig } from '../../evaluation/config.js';
 import { invalid } from '../../errors.js';
 import { classifyTone, loadToneModel, type ToneModel } from '../tone/classifier.js';
-import { pitchContext, toneEvidence } from '../tone/extract.js';
-import { alignWithOmissions, frameLevels, loudFrames, type AlignedSyllable, type ReadingAlignment } from './align.js';
+import { pitchContext, readingSpan, toneEvidence } from '../tone/extract.js';
+import { alignWithOmissions, frameLevels, loudFrames, medianSyllableFrames, type AlignedSyllable, type ReadingAlignment } from './align.js';
 import { assemble } from './assemble.js';
 import { compete, findInsertion, insertedFrames, recoverSkipped, type Competition, type Insertion } from './context.js';
 import { acceptInsertion, CALIBRATION, gopScore, judgeTone, pronunciationScore, substitutionThreshold, syllableGop } from './judge.js';
@@ -67,7 +67,7 @@ async function assess(
   const recovered = al.ok ? await recoverAll(backend, table, audio.pcm, al, labels, config.slack) : { others: new Map<number, string>(), reduced: new Set<number>() };
   const comps = al.ok ? await competeAll(backend, table, audio.pcm, al, heardLabels, config.slack, recovered) : [];
   const insertions = al.ok ? await insertionsOf(backend, table, audio.pcm, al, heardLabels, config.slack) : [];
-  const ctx = al.ok ? pitchContext(audio.pcm, audio.sampleRate) : null;
+  const ctx = al.ok ? pitchContext(audio.pcm, audio.sampleRate, readingSpan(al.syllables)) : null;
   const tones = toneEvidence(ctx, al.syllables, text.read.map((i) => text.tokens[i].sandhiTone));
   const threshold = substitutionThreshold(config.slack);
   const timed = timedSyllables(text, al, audio.pcm);
@@ -161,7 +161,8 @@ async function recoverAll(
   const others = new Map<number, string>();
   const reduced = new Set<number>();
   const f = 1 + CALIBRATION.SLACK_FACTOR * slack;
-  const limits = { readLoss: CALIBRATION.SKIP_READ_LOSS + CALIBRATION.SLACK_FACTOR * slack, otherGain: CALIBRATION.SKIP_OTHER_GAIN * f };
+  const readFrames = (CALIBRATION.SKIP_READ_SYLLABLES * medianSyllableFrames(al)) / f;
+  const limits = { readLoss: CALIBRATION.SKIP_READ_LOSS + CALIBRATION.SLACK_FACTOR * slack, otherGain: CALIBRATION.SKIP_OTHER_GAIN * f, readFrames };
   for (let k = 0; k < labels.length; k++) {
     if (al.syllables[k] || !al.modelled[k]) continue;
     const r = await recoverSkipped(backend, table, pcm, al.syllables, labels, k, limits);
@@ -197,9 +198,8 @@ function clipNeighbours(al: ReadingAlignment, k: number): void {
  */
 export async function insertionsOf(backend: AcousticBackend, table: SyllableTable, pcm: Int16Array, al: ReadingAlignment, labels: readonly string[], slack = 0): Promise<Insertion[]> {
   const present = al.syllables.flatMap((s, k) => (s ? [k] : []));
-  const durs = present.map((k) => al.syllables[k]!.endFrame - al.syllables[k]!.startFrame).sort((a, b) => a - b);
-  if (durs.length < 2) return [];
-  const median = durs[Math.floor(durs.length / 2)];
+  if (present.length < 2) return [];
+  const median = medianSyllableFrames(al);
   const levels = frameLevels(pcm);
   const pairs = present.slice(0, -1).filter((k, j) => {
     const a = al.syllables[k]!;

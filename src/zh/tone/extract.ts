@@ -13,8 +13,42 @@ export interface ToneEvidence {
   features: (Float32Array | null)[];
 }
 
-export function pitchContext(pcm: Int16Array, sampleRate: number): PitchContext | null {
-  const { f0, voicing, levelDb } = trackPitch(pcm, sampleRate);
+/** Frames tracked beyond the first and last aligned syllable (0.1 s), for boundary errors of the alignment. */
+const SPAN_MARGIN = 10;
+
+/** Level given to frames outside the tracked span, dB (the tracker's silence floor, −80 dBFS). */
+const UNTRACKED_DB = -80;
+
+/**
+ * The frames worth tracking: from the first aligned syllable to the last, widened by
+ * SPAN_MARGIN. Leading and trailing silence (about a third of a read sentence) holds no tone
+ * and no intonation, and tracking costs the same per frame of silence as of speech.
+ */
+export function readingSpan(syllables: readonly (AlignedSyllable | null)[]): { startFrame: number; endFrame: number } | undefined {
+  const present = syllables.filter((s): s is AlignedSyllable => s !== null);
+  if (present.length === 0) return undefined;
+  return { startFrame: Math.max(0, present[0].startFrame - SPAN_MARGIN), endFrame: present[present.length - 1].endFrame + SPAN_MARGIN };
+}
+
+/**
+ * Pitch and level of an utterance (of `span` only when given: frames outside it are unvoiced
+ * and at the silence floor, so the arrays keep the utterance's frame indexing).
+ */
+export function pitchContext(pcm: Int16Array, sampleRate: number, span?: { startFrame: number; endFrame: number }): PitchContext | null {
+  const hop = Math.round(sampleRate / 100);
+  const frames = Math.floor(pcm.length / hop);
+  const from = span ? Math.min(frames, span.startFrame) : 0;
+  const to = span ? Math.min(frames, Math.max(from, span.endFrame)) : frames;
+  const part = trackPitch(pcm.subarray(from * hop, to * hop), sampleRate);
+  const place = (x: Float32Array, fill: number) => {
+    if (from === 0 && x.length === frames) return x;
+    const out = new Float32Array(frames).fill(fill);
+    out.set(x.subarray(0, frames - from), from);
+    return out;
+  };
+  const f0 = place(part.f0, 0);
+  const voicing = place(part.voicing, 0);
+  const levelDb = place(part.levelDb, UNTRACKED_DB);
   const stats = speakerPitchStats(f0, voicing, 0.3);
   if (stats.voicedFrames < 10) return null;
   return { f0, voicing, levelDb, medianHz: stats.medianHz, rangeSt: Math.max(RANGE_FLOOR_ST, stats.rangeSemitones) };
