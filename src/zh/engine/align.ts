@@ -80,6 +80,18 @@ export function overlongFrames(al: ReadingAlignment): number {
   return al.syllables.reduce((sum, s) => sum + (s ? Math.max(0, s.endFrame - s.startFrame - 3 * median) : 0), 0);
 }
 
+/** Frames of the shortest phone the model aligns: three emitting states, none skippable. */
+export const MIN_PHONE_FRAMES = 3;
+
+/**
+ * Whether a syllable was squeezed in: every phone at the model's minimum length. The skippable
+ * alignment does this with characters that were not spoken but cost little at a boundary (S0150:
+ * 2 of 120 characters added to the reference and not spoken; 1 of 3,072 native characters).
+ */
+export function squeezed(s: AlignedSyllable): boolean {
+  return s.phones.length > 0 && s.endFrame - s.startFrame <= MIN_PHONE_FRAMES * s.phones.length;
+}
+
 /** The reader's median syllable length in frames (0 when nothing is aligned): the yardstick of speaking rate. */
 export function medianSyllableFrames(al: ReadingAlignment): number {
   const d = al.syllables.flatMap((s) => (s ? [s.endFrame - s.startFrame] : [])).sort((a, b) => a - b);

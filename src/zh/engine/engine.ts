@@ -18,7 +18,7 @@ import { MAX_REFERENCE_CHARS, type EvaluationConfig } from '../../evaluation/con
 import { invalid } from '../../errors.js';
 import { classifyTone, loadToneModel, type ToneModel } from '../tone/classifier.js';
 import { pitchContext, readingSpan, toneEvidence } from '../tone/extract.js';
-import { alignWithOmissions, frameLevels, loudFrames, medianSyllableFrames, type AlignedSyllable, type ReadingAlignment } from './align.js';
+import { alignWithOmissions, frameLevels, loudFrames, medianSyllableFrames, squeezed, type AlignedSyllable, type ReadingAlignment } from './align.js';
 import { assemble } from './assemble.js';
 import { compete, findInsertion, insertedFrames, recoverSkipped, type Competition, type Insertion } from './context.js';
 import { acceptInsertion, CALIBRATION, gopScore, judgeTone, pronunciationScore, substitutionThreshold, syllableGop } from './judge.js';
@@ -148,7 +148,8 @@ function needsCompetition(s: AlignedSyllable | null): boolean {
 
 /**
  * Gives skipped characters a second look (context.ts recoverSkipped): reduced ones are put back
- * into the alignment, ones read as another syllable are returned with what was heard.
+ * into the alignment, ones read as another syllable are returned with what was heard. Squeezed
+ * syllables (align.ts `squeezed`) are taken out first and get the same look.
  */
 async function recoverAll(
   backend: AcousticBackend,
@@ -163,6 +164,7 @@ async function recoverAll(
   const f = 1 + CALIBRATION.SLACK_FACTOR * slack;
   const readFrames = (CALIBRATION.SKIP_READ_SYLLABLES * medianSyllableFrames(al)) / f;
   const limits = { readLoss: CALIBRATION.SKIP_READ_LOSS + CALIBRATION.SLACK_FACTOR * slack, otherGain: CALIBRATION.SKIP_OTHER_GAIN * f, readFrames };
+  al.syllables.forEach((s, k) => s && squeezed(s) && (al.syllables[k] = null));
   for (let k = 0; k < labels.length; k++) {
     if (al.syllables[k] || !al.modelled[k]) continue;
     const r = await recoverSkipped(backend, table, pcm, al.syllables, labels, k, limits);
