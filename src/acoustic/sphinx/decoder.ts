@@ -52,9 +52,13 @@ export interface Hypothesis {
  *   utterance to the next, so the same audio scored differently depending on what the decoder
  *   heard before (4 nats on one word here); without it answers do not depend on history.
  * - `-allphone_ci yes`: the free phone loop uses context-independent phones (fast).
- * - `-logfn /dev/null`: the library's own log is silenced.
+ * No `-logfn`: the library's log is one process-wide stream, and every decoder created with
+ * `-logfn` opens a new one and closes the previous stream while decoders in other threads may
+ * still be writing to it (a use after free that corrupted the heap: "malloc(): unaligned tcache
+ * chunk detected", once in a test run with a progress thread starting decoders beside the
+ * pool). Logging is switched off once, before any decoder exists (ffi.ts), and stays off.
  */
-const BASE_ARGS = ['-remove_silence', 'no', '-logfn', '/dev/null', '-allphone_ci', 'yes', '-remove_noise', 'no'];
+const BASE_ARGS = ['-remove_silence', 'no', '-allphone_ci', 'yes', '-remove_noise', 'no'];
 
 export class SphinxDecoder {
   private readonly lib: SphinxLib;

@@ -22,7 +22,10 @@ export interface SphinxLib {
   cmd_ln_free_r(config: Ptr): number;
   cmd_ln_set_float_r(config: Ptr, name: string, value: number): void;
   cmd_ln_float_r(config: Ptr, name: string): number;
-  /** Sends library logging nowhere (NULL stream disables it). */
+  /**
+   * Sends library logging nowhere (NULL stream disables it). The stream is one global of the
+   * library shared by all threads; nothing may reopen it (no `-logfn`, see decoder.ts).
+   */
   err_set_logfp(fp: Ptr | null): void;
   ps_init(config: Ptr): Ptr | null;
   ps_free(ps: Ptr): number;
