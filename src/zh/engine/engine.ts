@@ -164,7 +164,7 @@ async function recoverAll(
   const f = 1 + CALIBRATION.SLACK_FACTOR * slack;
   const readFrames = (CALIBRATION.SKIP_READ_SYLLABLES * medianSyllableFrames(al)) / f;
   const limits = { readLoss: CALIBRATION.SKIP_READ_LOSS + CALIBRATION.SLACK_FACTOR * slack, otherGain: CALIBRATION.SKIP_OTHER_GAIN * f, readFrames };
-  al.syllables.forEach((s, k) => s && squeezed(s) && (al.syllables[k] = null));
+  for (const [k, s] of al.syllables.entries()) if (s && squeezed(s)) al.syllables[k] = null;
   for (let k = 0; k < labels.length; k++) {
     if (al.syllables[k] || !al.modelled[k]) continue;
     const r = await recoverSkipped(backend, table, pcm, al.syllables, labels, k, limits);
