@@ -235,7 +235,8 @@ async function fitAll(cache: string): Promise<void> {
   // the 0-2 scores is the protocol's measure). Shallow boosted trees (depth 3-4, 150-300 trees)
   // were also tried at every level and lost to the linear maps everywhere.
   const phoneFitters: Record<string, Fitter> = {
-    logistic: (rows, idx) => fitLogistic([...PHONE_FEATURES], idx.map((i) => rows.x[i]), idx.map((i) => (rows.y[i] >= 0.75 ? 1 : 0))),
+    ...Object.fromEntries([1, 100, 1000].map((lambda): [string, Fitter] => [`logistic, penalty ${lambda}`,
+      (rows, idx) => fitLogistic([...PHONE_FEATURES], idx.map((i) => rows.x[i]), idx.map((i) => (rows.y[i] >= 0.75 ? 1 : 0)), lambda)])),
     ridge: (rows, idx) => ridgeCv([...PHONE_FEATURES], idx.map((i) => rows.x[i]), idx.map((i) => rows.y[i]), idx.map((i) => rows.group[i]), [0, 1]),
   };
   const phoneBest = choose(ph, phoneFitters, (p) => pearson(p, ph.score), 'phone');
