@@ -11,7 +11,7 @@ import { Piscina, type PiscinaTask, type TaskQueue } from 'piscina';
 import type { Config } from '../config.js';
 import { resolveModels } from '../models.js';
 import { loadDictionary, type LoadedLexicon } from './lexicon.js';
-import { cutWindow, ownBuffer, runTask, shiftAlignment, shiftPhones, shiftUnits, taskContext, type AcousticTask, type AcousticTaskResult, type TaskContext } from './protocol.js';
+import { cutWindow, ownBuffer, runTask, shiftAlignment, shiftPhones, taskContext, type AcousticTask, type AcousticTaskResult, type TaskContext } from './protocol.js';
 import { ProgressHost } from './progress-host.js';
 import { cacheDirOf, Recognizer, recognizerSetup } from './recognize.js';
 import { SphinxEngine } from './sphinx/engine.js';
@@ -21,13 +21,11 @@ import type {
   AlignOptions,
   AlignResult,
   AlignUnit,
-  FrameWindow,
   GrammarSpec,
   Lexicon,
   PhoneSegment,
   ProgressSession,
   RecognizeResult,
-  UnitSegment,
 } from './types.js';
 import type { AcousticWorkerData } from './worker.js';
 
@@ -107,14 +105,6 @@ abstract class BaseBackend implements AcousticBackend {
     const cut = cutWindow(pcm, window);
     const out = await this.run({ op: 'align', lang, pcm: ownBuffer(cut.pcm), grammar, opts: rest }, true);
     if (out.op !== 'align') throw new Error(`acoustic worker answered ${out.op} to align`);
-    return shiftAlignment(out.result, cut.startFrame);
-  }
-
-  async alignPhones(lang: AcousticLang, pcm: Int16Array, grammar: GrammarSpec, units: UnitSegment[], opts: { window?: FrameWindow } = {}): Promise<AlignResult> {
-    const cut = cutWindow(pcm, opts.window);
-    const task: AcousticTask = { op: 'alignPhones', lang, pcm: ownBuffer(cut.pcm), grammar, units: shiftUnits(units, -cut.startFrame) };
-    const out = await this.run(task, true);
-    if (out.op !== 'alignPhones') throw new Error(`acoustic worker answered ${out.op} to alignPhones`);
     return shiftAlignment(out.result, cut.startFrame);
   }
 

@@ -76,14 +76,6 @@ export interface UnitSegment {
   phones: PhoneSegment[];
 }
 
-/** The label of a unit of inserted phones (slot -1). */
-export const INSERTION_LABEL = '<ins>';
-
-/** True for units that carry phones: slot words and insertions (not silence or fillers). */
-export function isContentUnit(u: UnitSegment): boolean {
-  return u.slot >= 0 || u.label === INSERTION_LABEL;
-}
-
 export type AlignFailure = 'no-match' | 'no-speech' | 'too-short';
 
 export type AlignResult =
@@ -119,11 +111,6 @@ export interface AcousticBackend {
    * word); with `phones: true` adds phone segments, with `gop: true` also loop scores and GOP.
    */
   align(lang: AcousticLang, pcm: Int16Array, grammar: GrammarSpec, opts?: AlignOptions): Promise<AlignResult>;
-  /**
-   * The phone pass alone for word-pass units already aligned (`align` without phones): the same
-   * units with their phones, over the audio or a window holding them.
-   */
-  alignPhones(lang: AcousticLang, pcm: Int16Array, grammar: GrammarSpec, units: UnitSegment[], opts?: { window?: FrameWindow }): Promise<AlignResult>;
   /** Free phone loop (context-independent phones) over the audio or a window. */
   phoneLoop(lang: AcousticLang, pcm: Int16Array, opts?: { window?: FrameWindow }): Promise<PhoneSegment[]>;
   /** Free recognition (standalone ASR). */

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { concatPcm } from '../../src/audio/resample.js';
 import { loadEnglishLexicon } from '../../src/en/lexicon/index.js';
-import { alignReading, CHUNK_ABOVE_WORDS, halfwayBoundary, rescueSpans } from '../../src/en/engine/align.js';
+import { alignReading, CHUNK_ABOVE_WORDS, rescueSpans } from '../../src/en/engine/align.js';
 import { readEvidence } from '../../src/en/engine/evidence.js';
 import { planReading } from '../../src/en/engine/plan.js';
 import { audio, closeEngine, config, EN_DATA, englishEngine } from './setup.js';
@@ -34,16 +34,6 @@ test('a long reading aligned in pieces agrees with the whole-reading alignment',
   const gop = (ws: typeof both) => ws.reduce((a, w) => a + w.phones.reduce((s, p) => s + p.gop, 0) / w.phones.length, 0) / ws.length;
   const wholeRead = both.map((w) => whole.words[w.index]);
   assert.ok(Math.abs(gop(both) - gop(wholeRead)) < 0.3, `mean word GOP ${gop(both)} against ${gop(wholeRead)}`);
-});
-
-test('a window\'s phone pass is split at the word boundary nearest its middle, never leaving a half under 1.5 s', () => {
-  const unit = (slot: number, startFrame: number, endFrame: number) => ({ slot, label: slot < 0 ? '<sil>' : `w${slot}`, pron: 0, startFrame, endFrame, score: 0, phones: [] });
-  // Words of 60 frames with 20-frame pauses: 0-60, 80-140, ..., over 500 frames.
-  const units = Array.from({ length: 6 }, (_, i) => unit(i, i * 80, i * 80 + 60));
-  const window = { startFrame: 0, endFrame: 500 };
-  assert.equal(halfwayBoundary([...units, unit(-1, 460, 500)], window), 230, 'inside the pause nearest frame 250, silence units ignored');
-  assert.equal(halfwayBoundary(units, { startFrame: 0, endFrame: 350 }), null, 'a window under 4 s is not split');
-  assert.equal(halfwayBoundary(units.slice(0, 2), window), null, 'no boundary leaves both halves 1.5 s');
 });
 
 test('rescue windows enclose each run of skipped words between read words, with context', () => {

@@ -8,11 +8,11 @@ import { resolveModels, type ModelPaths } from '../../models.js';
 import { loadDictionary, type LoadedLexicon } from '../lexicon.js';
 import { withGop } from '../gop.js';
 import { SAMPLES_PER_FRAME } from '../types.js';
-import { isContentUnit, type AcousticLang, type AlignOptions, type AlignResult, type FrameWindow, type GrammarSpec, type PhoneSegment, type UnitSegment } from '../types.js';
+import type { AcousticLang, AlignOptions, AlignResult, FrameWindow, GrammarSpec, PhoneSegment } from '../types.js';
 import { SphinxDecoder, type Beams, type DecodedSegment } from './decoder.js';
 import { compileGrammar, isPronWord, parseSlots, type CompiledGrammar } from './grammar.js';
 import { compilePhoneSequence, phonesOfWord, pronWord } from './grammar.js';
-import { buildUnits, refineWithPhones, unitPhones } from './units.js';
+import { buildUnits, isContentUnit, refineWithPhones, unitPhones } from './units.js';
 
 /**
  * Beam schedule for grammar searches, tried in order until the best path is a complete parse
@@ -123,11 +123,14 @@ export class SphinxEngine {
     if (!pass.ok) return this.failure(le, audio, 'alignment');
     let units = buildUnits(pass.segments, pass.parsed, grammar, offset);
     let loop: PhoneSegment[] | null = null;
+    const perUnit = units.filter(isContentUnit).map((u) => unitPhones(u, grammar));
     // Every slot optional and skipped: nothing to split into phones.
-    if ((opts.phones || opts.gop) && units.some(isContentUnit)) {
-      const refined = this.phonePass(le, audio, grammar, units, offset);
-      if (!refined) return this.failure(le, audio, 'phone-level alignment');
-      units = refined;
+    if ((opts.phones || opts.gop) && perUnit.length > 0) {
+      const expected = perUnit.flat();
+      const seq = compilePhoneSequence(expected);
+      const phonePass = decodeGrammar(le.decoder, seq, audio, (words) => sameSequence(words, expected), le);
+      if (!phonePass.ok) return this.failure(le, audio, 'phone-level alignment');
+      units = refineWithPhones(units, phonePass.segments, perUnit, offset);
       if (opts.gop) {
         const segments = this.loopSegments(le, audio, offset);
         loop = segments;
@@ -136,24 +139,6 @@ export class SphinxEngine {
     }
     if (!opts.phoneLoop) return { ok: true, frames, units };
     return { ok: true, frames, units, loop: loop ?? this.loopSegments(le, audio, offset) };
-  }
-
-  /**
-   * The phone pass alone, for word-pass units the caller already has (from `align` without
-   * phones, on the same audio or a wider window): the units' phones aligned over the window,
-   * as `align` with `phones: true` would give them. Callers use it to split one reading's phone
-   * pass into pieces that run side by side. Unit frames are on the whole audio's axis.
-   */
-  alignPhones(lang: AcousticLang, pcm: Int16Array, grammar: GrammarSpec, units: readonly UnitSegment[], opts: { window?: FrameWindow } = {}): AlignResult {
-    const le = this.lang(lang);
-    const { audio, offset } = cut(pcm, opts.window);
-    const frames = Math.floor(audio.length / SAMPLES_PER_FRAME);
-    if (frames < MIN_ALIGN_FRAMES) {
-      return { ok: false, reason: 'too-short', message: `audio of ${frames * 10} ms is too short to align` };
-    }
-    if (!units.some(isContentUnit)) return { ok: true, frames, units: [...units] };
-    const refined = this.phonePass(le, audio, grammar, units, offset);
-    return refined ? { ok: true, frames, units: refined } : this.failure(le, audio, 'phone-level alignment');
   }
 
   phoneLoop(lang: AcousticLang, pcm: Int16Array, opts: { window?: FrameWindow } = {}): PhoneSegment[] {
@@ -181,14 +166,6 @@ export class SphinxEngine {
       return { ok: false, reason: 'no-speech', message: `${what}: no speech was found in the audio` };
     }
     return { ok: false, reason: 'no-match', message: `${what}: the audio does not match the text` };
-  }
-
-  /** Forced alignment of the content units' phones, in order; null when no beam fits it. */
-  private phonePass(le: LangEngine, audio: Int16Array, grammar: GrammarSpec, units: readonly UnitSegment[], offset: number): UnitSegment[] | null {
-    const perUnit = units.filter(isContentUnit).map((u) => unitPhones(u, grammar));
-    const expected = perUnit.flat();
-    const pass = decodeGrammar(le.decoder, compilePhoneSequence(expected), audio, (words) => sameSequence(words, expected), le);
-    return pass.ok ? refineWithPhones(units, pass.segments, perUnit, offset) : null;
   }
 
   private loopSegments(le: LangEngine, audio: Int16Array, offset: number): PhoneSegment[] {

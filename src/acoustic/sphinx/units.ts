@@ -4,9 +4,11 @@
  * the phone pass gives the phones' frames and scores, and the units' final spans.
  * Pure functions over decoder output.
  */
-import { INSERTION_LABEL, isContentUnit, type GrammarSpec, type PhoneSegment, type UnitSegment } from '../types.js';
+import type { GrammarSpec, PhoneSegment, UnitSegment } from '../types.js';
 import type { DecodedSegment } from './decoder.js';
 import { isNullWord, isPronWord, phonesOfWord, type WordRole } from './grammar.js';
+
+export const INSERTION_LABEL = '<ins>';
 
 /** Word-pass units: slot words, merged runs of inserted phones, and silence/fillers. */
 export function buildUnits(
@@ -42,6 +44,11 @@ export function buildUnits(
     }
   }
   return units;
+}
+
+/** True for units that carry phones: slot words and insertions (not silence or fillers). */
+export function isContentUnit(u: UnitSegment): boolean {
+  return u.slot >= 0 || u.label === INSERTION_LABEL;
 }
 
 /** The phones of a content unit: its chosen pronunciation, or the inserted phones. */

@@ -2,8 +2,7 @@
  * The acoustic passes of one reading, arranged so that their cost grows linearly with the
  * reading and independent passes run side by side (the service's backend spreads concurrent
  * calls over its worker threads):
- * - the free phone loop is decoded once, beside the word pass and then the phone pass (itself
- *   split in two halves for a sentence of 4 s or more, see alignPhonesInHalves), and serves both
+ * - the free phone loop is decoded once, beside the word and phone alignment, and serves both
  *   the GOP of every phone (Witt & Young 2000: forced against loop likelihood over the same
  *   frames, computed here with the backend's own `withGop`) and "what was heard" for the phones
  *   that score low. Asking `align` for `gop` would decode the same loop a second time.
@@ -17,7 +16,7 @@
  *   normalisation.
  */
 import { withGop } from '../../acoustic/gop.js';
-import { isContentUnit, type AcousticBackend, type AlignResult, type FrameWindow, type GrammarSpec, type PhoneSegment, type UnitSegment } from '../../acoustic/types.js';
+import type { AcousticBackend, AlignResult, FrameWindow, GrammarSpec, PhoneSegment, UnitSegment } from '../../acoustic/types.js';
 import { FRAMES_PER_SECOND, SAMPLES_PER_FRAME } from '../../acoustic/types.js';
 
 export interface AlignedReading {
@@ -51,52 +50,9 @@ export async function alignReading(backend: AcousticBackend, pcm: Int16Array, gr
 async function alignWindow(backend: AcousticBackend, pcm: Int16Array, grammar: GrammarSpec, window: FrameWindow): Promise<AlignedReading> {
   const whole = window.startFrame === 0 && window.endFrame * SAMPLES_PER_FRAME >= pcm.length - SAMPLES_PER_FRAME;
   const opts = whole ? {} : { window };
-  const looped = backend.phoneLoop('en', pcm, opts);
-  const words = await backend.align('en', pcm, grammar, opts);
-  if (!words.ok) return { result: words, loop: await looped };
-  const [result, loop] = await Promise.all([alignPhonesInHalves(backend, pcm, grammar, words.units, window), looped]);
+  const [result, loop] = await Promise.all([backend.align('en', pcm, grammar, { phones: true, ...opts }), backend.phoneLoop('en', pcm, opts)]);
   if (!result.ok) return { result, loop };
-  return { result: { ...result, frames: words.frames, units: result.units.map((u) => ({ ...u, phones: withGop(u.phones, loop) })) }, loop };
-}
-
-/** Windows shorter than this have their phone pass in one piece. */
-const SPLIT_ABOVE_FRAMES = 4 * FRAMES_PER_SECOND;
-/** Neither half of a split phone pass is shorter than this (stable feature normalisation). */
-const MIN_HALF_FRAMES = 1.5 * FRAMES_PER_SECOND;
-
-/**
- * The phone pass of a window's word units, as two halves decoded side by side when the window
- * is long enough: the word pass and the loop already ran side by side, so this is what would
- * otherwise hold the result back. The halves meet at the word boundary nearest the middle of
- * the window (inside the pause there, when there is one). A half that cannot be aligned sends
- * the window back to one phone pass.
- */
-async function alignPhonesInHalves(backend: AcousticBackend, pcm: Int16Array, grammar: GrammarSpec, units: UnitSegment[], window: FrameWindow): Promise<AlignResult> {
-  const whole = () => backend.alignPhones('en', pcm, grammar, units, { window });
-  const cut = halfwayBoundary(units, window);
-  if (cut === null) return whole();
-  const first = { startFrame: window.startFrame, endFrame: cut };
-  const second = { startFrame: cut, endFrame: window.endFrame };
-  const [a, b] = await Promise.all([
-    backend.alignPhones('en', pcm, grammar, units.filter((u) => u.endFrame <= cut), { window: first }),
-    backend.alignPhones('en', pcm, grammar, units.filter((u) => u.startFrame >= cut), { window: second }),
-  ]);
-  if (!a.ok || !b.ok) return whole();
-  return { ok: true, frames: window.endFrame - window.startFrame, units: [...a.units, ...b.units] };
-}
-
-/** The frame between two content units nearest the window's middle, or null when the window should not be split. */
-export function halfwayBoundary(units: readonly UnitSegment[], window: FrameWindow): number | null {
-  if (window.endFrame - window.startFrame < SPLIT_ABOVE_FRAMES) return null;
-  const content = units.filter(isContentUnit);
-  const middle = (window.startFrame + window.endFrame) / 2;
-  let best: number | null = null;
-  for (let k = 1; k < content.length; k++) {
-    const at = Math.round((content[k - 1].endFrame + content[k].startFrame) / 2);
-    if (at - window.startFrame < MIN_HALF_FRAMES || window.endFrame - at < MIN_HALF_FRAMES) continue;
-    if (best === null || Math.abs(at - middle) < Math.abs(best - middle)) best = at;
-  }
-  return best;
+  return { result: { ...result, units: result.units.map((u) => ({ ...u, phones: withGop(u.phones, loop) })) }, loop };
 }
 
 /**

@@ -13,7 +13,6 @@ export function createLocalBackend(modelsDir: string): AcousticBackend {
   let zhLexicon: Lexicon | null = null;
   return {
     align: async (lang, pcm, grammar, opts) => engine.align(lang, pcm, grammar, opts),
-    alignPhones: async (lang, pcm, grammar, units, opts) => engine.alignPhones(lang, pcm, grammar, units, opts),
     phoneLoop: async (lang, pcm, opts) => engine.phoneLoop(lang, pcm, opts),
     recognize: async () => {
       throw new Error('recognition is not available in the local read-aloud backend');
