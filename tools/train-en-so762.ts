@@ -6,14 +6,10 @@
  *   npx tsx tools/train-en-so762.ts fit [--cache DIR]
  *
  * `extract` aligns every scored utterance once with the engine's own plan and backend and
- * caches the alignment, the free phone loop and the frame signal (energy, F0) as JSON under the
- * cache folder (default: the system temp folder), so fitting reruns cost nothing. `fit` reads
- * the cached train half, computes the engine's features and fits the maps from evidence to
- * expert scores stage by stage (phones, words, utterances); each later stage is fitted on
- * held-out scores of the earlier one (five folds of whole speakers), as it meets unseen speech
- * at run time, and the held-out Pearson of every map is printed. Deterministic: the same cache
- * gives the same file. The test half is extracted only for tools/validity-en.ts; nothing here
- * reads its scores.
+ * caches the alignment and frame signal (energy, F0) as JSON under the cache folder (default:
+ * the system temp folder), so fitting reruns cost nothing. `fit` reads the cached train half,
+ * computes the engine's features and fits the maps from evidence to expert scores. The test
+ * half is extracted only for tools/validity-en.ts; nothing here reads its scores.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -26,7 +22,7 @@ import { alignReading } from '../src/en/engine/align.js';
 import { measureSignal } from '../src/en/engine/signal.js';
 import { createInThreadBackend } from '../src/acoustic/backend.js';
 import { loadConfig } from '../src/config.js';
-import type { AcousticBackend, AlignResult, PhoneSegment } from '../src/acoustic/types.js';
+import type { AcousticBackend, AlignResult } from '../src/acoustic/types.js';
 import { readEvidence, type ReadingEvidence } from '../src/en/engine/evidence.js';
 import { phoneRows, utteranceRow, wordRows } from '../src/en/engine/score.js';
 import type { SignalFrames } from '../src/en/engine/signal.js';
@@ -60,8 +56,6 @@ export interface CachedUtterance {
   id: string;
   text: string;
   result: AlignResult;
-  /** The free phone loop over the audio (what the model's "heard" features read). */
-  loop: PhoneSegment[];
   energyDb: number[];
   f0: number[];
 }
@@ -88,10 +82,10 @@ export async function extractOne(
 ): Promise<CachedUtterance> {
   const audio = await decodeAudio(fs.readFileSync(path.join(SO762_DIR, split, `${id}.opus`)));
   const plan = planReading(lexicon, text, 'sentence', 'en-US');
-  const { result, loop } = await alignReading(backend, audio.pcm, plan.grammar);
+  const { result } = await alignReading(backend, audio.pcm, plan.grammar);
   const signal = measureSignal(audio.pcm);
   const round = (a: Float32Array, k: number) => Array.from(a, (v) => Math.round(v * k) / k);
-  return { id, text, result, loop, energyDb: round(signal.energyDb, 10), f0: round(signal.f0, 10) };
+  return { id, text, result, energyDb: round(signal.energyDb, 10), f0: round(signal.f0, 10) };
 }
 
 /**
@@ -137,7 +131,6 @@ export interface LabelledReading {
   label: So762Utterance;
   evidence: ReadingEvidence;
   signal: SignalFrames;
-  loop: PhoneSegment[];
   /** so762 word index per reference word when the texts and phone counts agree, else -1. */
   wordLabel: number[];
 }
@@ -152,7 +145,7 @@ export function labelled(lexicon: EnglishLexicon, cached: CachedUtterance, label
     const lw = label.words[i];
     return lw.text.toLowerCase() === w.entry.word.text.toLowerCase() && lw.phones.length === w.phones.length ? i : -1;
   });
-  return { id: cached.id, label, evidence, signal, loop: cached.loop ?? [], wordLabel };
+  return { id: cached.id, label, evidence, signal, wordLabel };
 }
 
 export function loadLabelled(cache: string, split: 'train' | 'test', lexicon: EnglishLexicon): LabelledReading[] {
@@ -167,132 +160,52 @@ export function loadLabelled(cache: string, split: 'train' | 'test', lexicon: En
 
 const UTT_TARGETS = ['accuracy', 'completeness', 'fluency', 'prosodic', 'total'] as const;
 const WORD_TARGETS = ['accuracy', 'stress', 'total'] as const;
-const FOLDS = 5;
-
-/** A labelled row of one level: inputs, expert score, speaker (the cross-validation group). */
-interface Rows {
-  x: number[][];
-  y: number[];
-  group: string[];
-}
-
-type Fitter = (rows: Rows, idx: readonly number[]) => LinearModel;
-
-/** Speaker-grouped folds: speakers in sorted order, dealt round-robin (deterministic). */
-function foldOf(groups: readonly string[]): (g: string) => number {
-  const fold = new Map([...new Set(groups)].sort().map((s, i) => [s, i % FOLDS]));
-  return (g) => fold.get(g) ?? 0;
-}
-
-/** Held-out predictions: for each fold, a map fitted on the other folds' labelled rows. */
-function outOfFold(rows: Rows, fit: Fitter, predictRows: { x: number[][]; group: string[] } = rows): number[] {
-  const fold = foldOf(rows.group);
-  const out = new Array<number>(predictRows.x.length).fill(0);
-  for (let f = 0; f < FOLDS; f++) {
-    const tr = rows.y.map((_, i) => i).filter((i) => fold(rows.group[i]) !== f);
-    const m = fit(rows, tr);
-    predictRows.x.forEach((x, i) => {
-      if (fold(predictRows.group[i]) === f) out[i] = predict(m, x);
-    });
-  }
-  return out;
-}
-
-/** The candidate with the best held-out Pearson; returns its name, held-out predictions and r. */
-function choose(rows: Rows, fitters: Record<string, Fitter>, score: (pred: number[]) => number, log: string) {
-  let best: { name: string; r: number; fit: Fitter } | null = null;
-  for (const [name, fit] of Object.entries(fitters)) {
-    const r = score(outOfFold(rows, fit));
-    console.error(`${log} ${name}: held-out r ${r.toFixed(3)}`);
-    if (!best || r > best.r) best = { name, r, fit };
-  }
-  return best!;
-}
-
-const r3 = (v: number) => Math.round(v * 1000) / 1000;
 
 async function fitAll(cache: string): Promise<void> {
   const lexicon = await loadEnglishLexicon();
   const data = loadLabelled(cache, 'train', lexicon);
   if (data.length < 50) throw new Error(`only ${data.length} cached train utterances; run extract first`);
-  // GOP and duration statistics read no expert label, so taking them over the whole train half
-  // tells the held-out folds nothing about their scores.
-  const phoneStats = phoneStatistics(data);
-  const speaker = data.map((r) => speakerOf(r.id));
-
-  // Stage 1: phones. Every phone gets a held-out score (for the next stages); labelled ones train.
-  const phoneX = data.map((r) => phoneRows(r.evidence, r.loop, { phoneStats }));
-  const all = { x: [] as number[][], group: [] as string[], at: [] as [number, number, number][] };
-  const ph: Rows & { score: number[] } = { x: [], y: [], group: [], score: [] };
-  data.forEach((r, u) => phoneX[u].forEach((rows, i) => rows.forEach((x, k) => {
-    all.x.push(x), all.group.push(speaker[u]), all.at.push([u, i, k]);
-    if (r.wordLabel[i] < 0) return;
-    const s = r.label.words[r.wordLabel[i]].phonesAccuracy[k];
-    ph.x.push(x), ph.y.push(s / 2), ph.score.push(s), ph.group.push(speaker[u]);
-  })));
-  // Candidates, compared on held-out speakers: logistic regression of "correct" (mean expert
-  // score >= 1.5), or ridge regression of the mean score as a share of full marks (Pearson with
-  // the 0-2 scores is the protocol's measure). Shallow boosted trees (depth 3-4, 150-300 trees)
-  // were also tried at every level and lost to the linear maps everywhere.
-  const phoneFitters: Record<string, Fitter> = {
-    ...Object.fromEntries([1, 100, 1000].map((lambda): [string, Fitter] => [`logistic, penalty ${lambda}`,
-      (rows, idx) => fitLogistic([...PHONE_FEATURES], idx.map((i) => rows.x[i]), idx.map((i) => (rows.y[i] >= 0.75 ? 1 : 0)), lambda)])),
-    ridge: (rows, idx) => ridgeCv([...PHONE_FEATURES], idx.map((i) => rows.x[i]), idx.map((i) => rows.y[i]), idx.map((i) => rows.group[i]), [0, 1]),
-  };
-  const phoneBest = choose(ph, phoneFitters, (p) => pearson(p, ph.score), 'phone');
-  const heldPhone = outOfFold(ph, phoneBest.fit, all);
-  const phoneScores = data.map((_, u) => phoneX[u].map((rows) => rows.map(() => 0)));
-  all.at.forEach(([u, i, k], j) => (phoneScores[u][i][k] = heldPhone[j]));
-
-  // Stage 2: words (0-10) on held-out phone scores; every word gets a held-out total for stage 3.
-  const wordX = data.map((r, u) => wordRows(r.evidence, r.signal, phoneScores[u]));
-  const wAll = { x: wordX.flatMap((w) => w.map((row) => row.x)), group: data.flatMap((r, u) => r.evidence.words.map(() => speaker[u])) };
-  const wd: Record<(typeof WORD_TARGETS)[number], Rows> = { accuracy: rows(), stress: rows(), total: rows() };
-  data.forEach((r, u) => wordX[u].forEach((row, i) => {
-    if (r.wordLabel[i] < 0) return;
-    for (const t of WORD_TARGETS) wd[t].x.push(row.x), wd[t].y.push(r.label.words[r.wordLabel[i]][t]), wd[t].group.push(speaker[u]);
-  }));
-  const word = {} as Record<(typeof WORD_TARGETS)[number], { name: string; r: number; fit: Fitter }>;
-  for (const t of WORD_TARGETS) word[t] = choose(wd[t], { ridge: ridgeFitter([...WORD_FEATURES]) }, (p) => pearson(p, wd[t].y), `word ${t}`);
-  const heldTotal = outOfFold(wd.total, word.total.fit, wAll);
-  let w0 = 0;
-  const wordTotals = wordX.map((w) => w.map(() => heldTotal[w0++]));
-
-  // Stage 3: utterances (0-10) from everything, on held-out phone and word scores.
-  const ux = data.map((r, u) => utteranceRow(r.evidence, r.signal, phoneScores[u].flat(), wordTotals[u], wordX[u].map((w) => w.stress)).x);
-  const utt = {} as Record<(typeof UTT_TARGETS)[number], { name: string; r: number; fit: Fitter }>;
-  const ud = {} as Record<(typeof UTT_TARGETS)[number], Rows>;
-  for (const t of UTT_TARGETS) {
-    ud[t] = { x: ux, y: data.map((r) => r.label[t]), group: speaker };
-    utt[t] = choose(ud[t], { ridge: ridgeFitter([...UTTERANCE_FEATURES]) }, (p) => pearson(p, ud[t].y), `utterance ${t}`);
-  }
-
-  const everything = (r: Rows) => r.y.map((_, i) => i);
+  const placeholder: LinearModel = { names: [], mean: [], std: [], weights: [], bias: 0, min: 0, max: 0 };
   const model: EnglishScoringModel = {
     trainedOn: { corpus: 'speechocean762', split: 'train', utterances: data.length, fittedAt: new Date().toISOString().slice(0, 10) },
-    phoneStats,
-    phone: phoneBest.fit(ph, everything(ph)),
-    word: { accuracy: word.accuracy.fit(wd.accuracy, everything(wd.accuracy)), stress: word.stress.fit(wd.stress, everything(wd.stress)), total: word.total.fit(wd.total, everything(wd.total)) },
-    utterance: {
-      accuracy: utt.accuracy.fit(ud.accuracy, everything(ud.accuracy)), completeness: utt.completeness.fit(ud.completeness, everything(ud.completeness)),
-      fluency: utt.fluency.fit(ud.fluency, everything(ud.fluency)), prosodic: utt.prosodic.fit(ud.prosodic, everything(ud.prosodic)),
-      total: utt.total.fit(ud.total, everything(ud.total)),
-    },
+    phoneStats: phoneStatistics(data),
+    phone: placeholder,
+    word: { accuracy: placeholder, stress: placeholder, total: placeholder },
+    utterance: { accuracy: placeholder, completeness: placeholder, fluency: placeholder, prosodic: placeholder, total: placeholder },
   };
+  // Stage 1: phones: probability of "correct" (mean expert score >= 1.5 of 2).
+  const px: number[][] = [];
+  const py: number[] = [];
+  for (const r of data) {
+    phoneRows(r.evidence, model).forEach((rows, i) => {
+      if (r.wordLabel[i] < 0) return;
+      rows.forEach((x, k) => (px.push(x), py.push(r.label.words[r.wordLabel[i]].phonesAccuracy[k] >= 1.5 ? 1 : 0)));
+    });
+  }
+  model.phone = fitLogistic([...PHONE_FEATURES], px, py);
+  // Stage 2: words (0-10) from the fitted phone scores.
+  const wx: number[][] = [];
+  const wg: string[] = [];
+  const wy: Record<(typeof WORD_TARGETS)[number], number[]> = { accuracy: [], stress: [], total: [] };
+  for (const r of data) {
+    wordRows(r.evidence, r.signal, model).forEach((row, i) => {
+      if (r.wordLabel[i] < 0) return;
+      wx.push(row.x);
+      wg.push(speakerOf(r.id));
+      for (const t of WORD_TARGETS) wy[t].push(r.label.words[r.wordLabel[i]][t]);
+    });
+  }
+  for (const t of WORD_TARGETS) model.word[t] = ridgeCv([...WORD_FEATURES], wx, wy[t], wg);
+  // Stage 3: utterances (0-10) from everything the engine computes.
+  const ux = data.map((r) => utteranceRow(r.evidence, r.signal, model));
+  for (const t of UTT_TARGETS) model.utterance[t] = ridgeCv([...UTTERANCE_FEATURES], ux, data.map((r) => r.label[t]), data.map((r) => speakerOf(r.id)));
   fs.writeFileSync(MODEL_FILE, JSON.stringify(roundModel(model), null, 1) + '\n');
-  const pick = <K extends string>(o: Record<K, { name: string; r: number }>) => Object.fromEntries(Object.entries<{ name: string; r: number }>(o).map(([k, v]) => [k, { map: v.name, r: r3(v.r) }]));
+  const fit = (m: LinearModel, X: number[][], y: number[]) => Math.round(pearson(X.map((x) => predict(m, x)), y) * 1000) / 1000;
   console.log(JSON.stringify({
-    fittedOn: data.length, phones: ph.y.length, words: wd.total.y.length, file: path.relative(process.cwd(), MODEL_FILE), bytes: fs.statSync(MODEL_FILE).size,
-    trainCvPearson: { phone: { map: phoneBest.name, r: r3(phoneBest.r) }, word: pick(word), utterance: pick(utt) },
+    fittedOn: data.length, phones: py.length, words: wx.length, file: path.relative(process.cwd(), MODEL_FILE),
+    trainPearson: { phone: fit(model.phone, px, py), wordTotal: fit(model.word.total, wx, wy.total), uttTotal: fit(model.utterance.total, ux, data.map((r) => r.label.total)) },
   }));
 }
-
-function rows(): Rows {
-  return { x: [], y: [], group: [] };
-}
-
-/** Word and utterance maps: ridge with its penalty chosen inside the fold. */
-const ridgeFitter = (names: string[]): Fitter => (r, idx) => ridgeCv(names, idx.map((i) => r.x[i]), idx.map((i) => r.y[i]), idx.map((i) => r.group[i]));
 
 /** speechocean762 utterance ids start with the 4-digit speaker id after a leading 0 (000010011 → 0001). */
 function speakerOf(id: string): string {
@@ -304,22 +217,23 @@ function speakerOf(id: string): string {
  * fold (train half only), maximising the Pearson correlation of held-out predictions: the
  * evaluation protocol asks for generality to unseen speakers.
  */
-function ridgeCv(names: string[], X: number[][], y: number[], groups: string[], range: [number, number] = [0, 10]): LinearModel {
-  const fold = foldOf(groups);
+function ridgeCv(names: string[], X: number[][], y: number[], groups: string[]): LinearModel {
+  const speakers = [...new Set(groups)].sort();
+  const fold = new Map(speakers.map((s, i) => [s, i % 5]));
   let best = { lambda: 1, r: -Infinity };
   for (const lambda of [0.3, 1, 3, 10, 30, 100]) {
     const pred: number[] = new Array<number>(y.length).fill(0);
-    for (let f = 0; f < FOLDS; f++) {
-      const tr = y.map((_, i) => i).filter((i) => fold(groups[i]) !== f);
-      const m = fitRidge(names, tr.map((i) => X[i]), tr.map((i) => y[i]), range, lambda);
+    for (let f = 0; f < 5; f++) {
+      const tr = y.map((_, i) => i).filter((i) => fold.get(groups[i]) !== f);
+      const m = fitRidge(names, tr.map((i) => X[i]), tr.map((i) => y[i]), [0, 10], lambda);
       y.forEach((_, i) => {
-        if (fold(groups[i]) === f) pred[i] = predict(m, X[i]);
+        if (fold.get(groups[i]) === f) pred[i] = predict(m, X[i]);
       });
     }
     const r = pearson(pred, y);
     if (r > best.r) best = { lambda, r };
   }
-  return fitRidge(names, X, y, range, best.lambda);
+  return fitRidge(names, X, y, [0, 10], best.lambda);
 }
 
 /** Per-phone GOP and log-duration statistics over the read (not skipped) phones of the train half. */

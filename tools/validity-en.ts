@@ -84,7 +84,7 @@ async function so762(): Promise<void> {
   const word = { accuracy: [[], []], stress: [[], []], total: [[], []] } as Record<string, [number[], number[]]>;
   const utt = { accuracy: [[], []], completeness: [[], []], fluency: [[], []], prosodic: [[], []], total: [[], []] } as Record<string, [number[], number[]]>;
   for (const r of data) {
-    const s = scoreReading(r.evidence, r.signal, r.loop, model);
+    const s = scoreReading(r.evidence, r.signal, model);
     r.evidence.words.forEach((_, i) => {
       const k = r.wordLabel[i];
       if (k < 0) return;

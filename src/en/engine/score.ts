@@ -3,10 +3,9 @@
  * words (accuracy, stress, total 0-10) from their phones, then the utterance (accuracy,
  * completeness, fluency, prosodic, total 0-10) from everything. Pure.
  */
-import type { PhoneSegment } from '../../acoustic/types.js';
 import { predict } from '../scoring-model/linear.js';
 import type { EnglishScoringModel } from '../scoring-model/model.js';
-import { loopFrames, phoneFeatureRows, utteranceFeatures, utteranceGop, wordFeatures } from '../scoring-model/features.js';
+import { meanGopZ, phoneFeatures, utteranceFeatures, utteranceGop, wordFeatures, mean } from '../scoring-model/features.js';
 import type { ReadingEvidence } from './evidence.js';
 import { measureFluency, type FluencyMeasures } from './fluency.js';
 import { measureIntonation, type IntonationMeasures } from './intonation.js';
@@ -38,46 +37,43 @@ export interface ScoredReading {
 }
 
 /** Phone feature rows per word, per phone (the phone model's inputs). */
-export function phoneRows(ev: ReadingEvidence, loop: readonly PhoneSegment[], model: Pick<EnglishScoringModel, 'phoneStats'>): number[][][] {
-  return phoneFeatureRows(ev, loopFrames(loop, ev.frames), model.phoneStats);
-}
-
-/** Word feature rows built on the given phone scores, with the stress judgements. */
-export function wordRows(ev: ReadingEvidence, signal: SignalFrames, phoneScores: readonly (readonly number[])[]) {
-  const uttGop = utteranceGop(ev);
-  return ev.words.map((w, i) => {
-    const stress = judgeStress(w, signal);
-    return { x: wordFeatures(w, phoneScores[i], stress, uttGop), stress };
+export function phoneRows(ev: ReadingEvidence, model: Pick<EnglishScoringModel, 'phoneStats'>): number[][][] {
+  const uttZ = meanGopZ(ev.words.flatMap((w) => w.phones), model.phoneStats);
+  return ev.words.map((w) => {
+    const wordZ = meanGopZ(w.phones, model.phoneStats);
+    return w.phones.map((p, i) => phoneFeatures(p, model.phoneStats, { wordZ, uttZ, prev: w.phones[i - 1], next: w.phones[i + 1] }));
   });
 }
 
-/** The utterance feature row on the given phone and word scores, with the measures it reads. */
-export function utteranceRow(
-  ev: ReadingEvidence,
-  signal: SignalFrames,
-  phoneScores: readonly number[],
-  wordTotals: readonly number[],
-  stresses: readonly StressJudgement[],
-) {
-  const fluency = measureFluency(ev);
-  const intonation = measureIntonation(ev, signal);
-  return { x: utteranceFeatures(ev, phoneScores, wordTotals, stresses, fluency, intonation), fluency, intonation };
+/** Word feature rows with the phone scores and stress judgements they were built from. */
+export function wordRows(ev: ReadingEvidence, signal: SignalFrames, model: Pick<EnglishScoringModel, 'phoneStats' | 'phone'>) {
+  const uttGop = utteranceGop(ev);
+  return phoneRows(ev, model).map((rows, i) => {
+    const w = ev.words[i];
+    const phones = rows.map((x) => predict(model.phone, x));
+    const stress = judgeStress(w, signal);
+    return { x: wordFeatures(w, phones, stress, uttGop), phones, stress };
+  });
 }
 
-/**
- * All scores of a reading. `loop` is the free phone loop over the same audio (alignReading's),
- * which the phone model reads beside GOP; the model was fitted with it.
- */
-export function scoreReading(ev: ReadingEvidence, signal: SignalFrames, loop: readonly PhoneSegment[], model: EnglishScoringModel): ScoredReading {
-  const phones = phoneRows(ev, loop, model).map((rows) => rows.map((x) => predict(model.phone, x)));
-  const words: WordScores[] = wordRows(ev, signal, phones).map(({ x, stress }, i) => ({
-    phones: phones[i],
+export function scoreReading(ev: ReadingEvidence, signal: SignalFrames, model: EnglishScoringModel): ScoredReading {
+  const words: WordScores[] = wordRows(ev, signal, model).map(({ x, phones, stress }) => ({
+    phones,
     accuracy: predict(model.word.accuracy, x),
     stress: predict(model.word.stress, x),
     total: predict(model.word.total, x),
     stressJudgement: stress,
   }));
-  const { x, fluency, intonation } = utteranceRow(ev, signal, phones.flat(), words.map((w) => w.total), words.map((w) => w.stressJudgement));
+  const fluency = measureFluency(ev);
+  const intonation = measureIntonation(ev, signal);
+  const x = utteranceFeatures(
+    ev,
+    words.flatMap((w) => w.phones),
+    words.map((w) => w.total),
+    words.map((w) => w.stressJudgement),
+    fluency,
+    intonation,
+  );
   const u = model.utterance;
   return {
     words,
@@ -91,4 +87,10 @@ export function scoreReading(ev: ReadingEvidence, signal: SignalFrames, loop: re
       total: predict(u.total, x),
     },
   };
+}
+
+/** The utterance feature vector of a reading, exactly as scoreReading builds it. */
+export function utteranceRow(ev: ReadingEvidence, signal: SignalFrames, model: EnglishScoringModel): number[] {
+  const s = scoreReading(ev, signal, model);
+  return utteranceFeatures(ev, s.words.flatMap((w) => w.phones), s.words.map((w) => w.total), s.words.map((w) => w.stressJudgement), s.fluency, s.intonation);
 }

@@ -1,8 +1,7 @@
 /**
  * The fitted English scoring model: linear maps from acoustic evidence to the expert scales
- * of speechocean762 (phones as the probability of a correct score, word and utterance 0-10),
- * fitted on its train half by tools/train-en-so762.ts and stored as model.json beside this
- * file. Loaded once.
+ * of speechocean762 (phone 0-2, word and utterance 0-10), fitted on its train half by
+ * tools/train-en-so762.ts and stored as model.json beside this file. Loaded once.
  */
 import fs from 'node:fs';
 import path from 'node:path';
