@@ -9,14 +9,13 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { createAcousticBackend } from '../src/acoustic/backend.js';
+import { createAcousticBackend, createInThreadBackend } from '../src/acoustic/backend.js';
 import { decodeAudio, finish, type DecodedAudio } from '../src/audio/decode.js';
 import { loadConfig } from '../src/config.js';
 import { parseEvaluationConfig } from '../src/evaluation/config.js';
 import { presentReadAloud } from '../src/assessment/presenter.js';
 import { alignWithOmissions } from '../src/zh/engine/align.js';
 import { competeAll, createMandarinEngine, insertionsOf } from '../src/zh/engine/engine.js';
-import { createLocalBackend } from '../src/zh/engine/local-backend.js';
 import { syllableTable } from '../src/zh/engine/syllables.js';
 import { analyzeZhText } from '../src/zh/engine/text.js';
 import { classifyTone, loadToneModel } from '../src/zh/tone/classifier.js';
@@ -62,7 +61,7 @@ async function passage(lines: string[][]): Promise<{ text: string; audio: Decode
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function main(): Promise<void> {
-  const backend = createLocalBackend(path.join(REPO, 'models'));
+  const backend = createInThreadBackend(loadConfig(process.env, REPO), { langs: ['zh'] });
   const engine = await createMandarinEngine({ backend, modelsDir: path.join(REPO, 'models') });
   const table = syllableTable(backend.lexicon('zh'));
   const model = loadToneModel();

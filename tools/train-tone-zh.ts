@@ -17,7 +17,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { decodeAudio } from '../src/audio/decode.js';
-import { createLocalBackend } from '../src/zh/engine/local-backend.js';
+import { createInThreadBackend } from '../src/acoustic/backend.js';
+import { loadConfig } from '../src/config.js';
 import { syllableTable } from '../src/zh/engine/syllables.js';
 import { alignReading, type AlignedSyllable } from '../src/zh/engine/align.js';
 import { analyzeZhText } from '../src/zh/engine/text.js';
@@ -46,7 +47,7 @@ interface Utterance {
 }
 
 async function extract(limit: number): Promise<Utterance[]> {
-  const backend = createLocalBackend(path.join(REPO, 'models'));
+  const backend = createInThreadBackend(loadConfig(process.env, REPO), { langs: ['zh'] });
   const table = syllableTable(backend.lexicon('zh'));
   const lines = fs.readFileSync(path.join(DATA, 'transcripts.tsv'), 'utf8').trim().split('\n').slice(0, limit);
   const out: Utterance[] = [];

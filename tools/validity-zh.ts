@@ -13,7 +13,8 @@ import { decodeAudio, type DecodedAudio } from '../src/audio/decode.js';
 import { parseEvaluationConfig } from '../src/evaluation/config.js';
 import { presentReadAloud } from '../src/assessment/presenter.js';
 import { createMandarinEngine, type MandarinEngine } from '../src/zh/engine/engine.js';
-import { createLocalBackend } from '../src/zh/engine/local-backend.js';
+import { createInThreadBackend } from '../src/acoustic/backend.js';
+import { loadConfig } from '../src/config.js';
 import { syllableTable, type SyllableTable } from '../src/zh/engine/syllables.js';
 import { analyzeZhText } from '../src/zh/engine/text.js';
 import { loadToneModel } from '../src/zh/tone/classifier.js';
@@ -64,7 +65,7 @@ function utterances(): { id: string; text: string }[] {
 
 async function main(): Promise<void> {
   const t0 = Date.now();
-  const backend = createLocalBackend(path.join(REPO, 'models'));
+  const backend = createInThreadBackend(loadConfig(process.env, REPO), { langs: ['zh'] });
   const engine = await createMandarinEngine({ backend, modelsDir: path.join(REPO, 'models') });
   const table: SyllableTable = syllableTable(backend.lexicon('zh'));
   const list = utterances();

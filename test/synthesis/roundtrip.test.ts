@@ -15,7 +15,6 @@ import { parseEvaluationConfig } from '../../src/evaluation/config.js';
 import { synthesizeWith, type SynthesisOverrides } from '../../src/synthesis/synthesize.js';
 import type { SynthesisRequest } from '../../src/synthesis/types.js';
 import { createMandarinEngine } from '../../src/zh/engine/engine.js';
-import { createLocalBackend } from '../../src/zh/engine/local-backend.js';
 import { REPO_ROOT, testConfig } from '../helpers/app.js';
 import { request, testEngines } from './helpers.js';
 
@@ -43,7 +42,7 @@ async function synthesizeAndScore(
 
 test('Mandarin standard audio scores high with the Mandarin engine (Ekho female and male)', async () => {
   const models = path.join(REPO_ROOT, 'models');
-  const backend = createLocalBackend(models);
+  const backend = createInThreadBackend(testConfig(), { langs: ['zh'] });
   backends.push(backend);
   const engine = await createMandarinEngine({ backend, modelsDir: models });
   const assess = (text: string, audio: Awaited<ReturnType<typeof decodeAudio>>) =>

@@ -17,10 +17,10 @@ import { ApiError } from '../../src/errors.js';
 import { alignReading, alignWithOmissions, pieceRanges, WHOLE_READING_CHARS } from '../../src/zh/engine/align.js';
 import { candidates } from '../../src/zh/engine/candidates.js';
 import { createMandarinEngine, type MandarinEngine } from '../../src/zh/engine/engine.js';
-import { createLocalBackend } from '../../src/zh/engine/local-backend.js';
+import { createInThreadBackend } from '../../src/acoustic/backend.js';
 import { syllableTable } from '../../src/zh/engine/syllables.js';
 import { analyzeZhText } from '../../src/zh/engine/text.js';
-import { REPO_ROOT, SHARED_DATA_DIR, tempDir } from '../helpers/app.js';
+import { REPO_ROOT, SHARED_DATA_DIR, tempDir, testConfig } from '../helpers/app.js';
 
 const DATA = path.join(SHARED_DATA_DIR, 'zh', 'aishell-s0150');
 const MODELS = path.join(REPO_ROOT, 'models');
@@ -34,7 +34,7 @@ const audio = new Map<string, DecodedAudio>();
 let dir = '';
 
 before(async () => {
-  backend = createLocalBackend(MODELS);
+  backend = createInThreadBackend(testConfig(), { langs: ['zh'] });
   engine = await createMandarinEngine({ backend, modelsDir: MODELS });
   for (const s of [S143, S150]) audio.set(s.id, await decodeAudio(fs.readFileSync(path.join(DATA, `${s.id}.flac`))));
   dir = tempDir('kouyu-zh-engine-');

@@ -10,13 +10,13 @@ import path from 'node:path';
 import { decodeAudio, type DecodedAudio } from '../../src/audio/decode.js';
 import type { AcousticBackend } from '../../src/acoustic/types.js';
 import { alignReading, type AlignedSyllable } from '../../src/zh/engine/align.js';
-import { createLocalBackend } from '../../src/zh/engine/local-backend.js';
+import { createInThreadBackend } from '../../src/acoustic/backend.js';
 import { syllableTable } from '../../src/zh/engine/syllables.js';
 import { analyzeZhText } from '../../src/zh/engine/text.js';
 import { classifyTone, loadToneModel } from '../../src/zh/tone/classifier.js';
 import { pitchContext, readingSpan, toneEvidence } from '../../src/zh/tone/extract.js';
 import { speakerPitchStats } from '../../src/dsp/pitch.js';
-import { REPO_ROOT, SHARED_DATA_DIR } from '../helpers/app.js';
+import { REPO_ROOT, SHARED_DATA_DIR, testConfig } from '../helpers/app.js';
 
 const OTHER = { file: path.join(SHARED_DATA_DIR, 'zh', 'fireredasr', 'BAC009S0764W0121.wav'), text: '甚至出现交易几乎停滞的情况' };
 
@@ -27,7 +27,7 @@ const text = analyzeZhText(OTHER.text);
 const expected = text.read.map((i) => text.tokens[i].sandhiTone);
 
 before(async () => {
-  backend = createLocalBackend(path.join(REPO_ROOT, 'models'));
+  backend = createInThreadBackend(testConfig(), { langs: ['zh'] });
   audio = await decodeAudio(fs.readFileSync(OTHER.file));
   const table = syllableTable(backend.lexicon('zh'));
   const al = await alignReading(backend, table, text.read.map((i) => text.tokens[i].syllable), audio.pcm, { gop: false, optional: false });
