@@ -76,6 +76,9 @@ export interface UnitSegment {
   phones: PhoneSegment[];
 }
 
+/** The label of a unit of inserted phones (slot -1) in grammars that allow insertions. */
+export const INSERTION_LABEL = '<ins>';
+
 export type AlignFailure = 'no-match' | 'no-speech' | 'too-short';
 
 export type AlignResult =

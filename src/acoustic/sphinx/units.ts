@@ -4,11 +4,9 @@
  * the phone pass gives the phones' frames and scores, and the units' final spans.
  * Pure functions over decoder output.
  */
-import type { GrammarSpec, PhoneSegment, UnitSegment } from '../types.js';
+import { INSERTION_LABEL, type GrammarSpec, type PhoneSegment, type UnitSegment } from '../types.js';
 import type { DecodedSegment } from './decoder.js';
 import { isNullWord, isPronWord, phonesOfWord, type WordRole } from './grammar.js';
-
-export const INSERTION_LABEL = '<ins>';
 
 /** Word-pass units: slot words, merged runs of inserted phones, and silence/fillers. */
 export function buildUnits(

@@ -15,7 +15,7 @@
  * loop only wins frames the pair cannot explain, and frames it wins are inserted speech. Only
  * then is the window decoded with up to two free optional syllables, to name what was said.
  */
-import { SAMPLES_PER_FRAME, type AcousticBackend, type AlignResult, type FrameWindow, type GrammarSlot, type PhoneSegment } from '../../acoustic/types.js';
+import { INSERTION_LABEL, SAMPLES_PER_FRAME, type AcousticBackend, type AlignResult, type FrameWindow, type GrammarSlot, type PhoneSegment } from '../../acoustic/types.js';
 import type { AlignedSyllable } from './align.js';
 import { candidates } from './candidates.js';
 import type { SyllableTable } from './syllables.js';
@@ -111,7 +111,7 @@ export async function insertedFrames(
   const window = windowOver(pcm, aligned[k]!.startFrame, aligned[n]!.endFrame);
   const r = await backend.align('zh', pcm, { slots: [fixed(table, labels[k]), fixed(table, labels[n])], allowInsertions: true }, { window });
   if (!r.ok) return none;
-  const ins = r.units.filter((u) => u.slot < 0 && u.label === '<ins>');
+  const ins = r.units.filter((u) => u.slot < 0 && u.label === INSERTION_LABEL);
   if (ins.length === 0) return none;
   return { frames: ins.reduce((a, u) => a + u.endFrame - u.startFrame, 0), startFrame: ins[0].startFrame, endFrame: ins[ins.length - 1].endFrame };
 }
