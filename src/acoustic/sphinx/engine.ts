@@ -33,10 +33,10 @@ export const LOOP_BEAMS: Beams = { beam: 1e-48, pbeam: 1e-48, wbeam: 7e-29 };
 /**
  * Beam schedules of word passes (which slots were read, which alternative). A word pass only
  * decides those: phone spans and scores come from the phone pass, which keeps ALIGN_BEAMS.
- * Mandarin word passes try the library defaults first: a sentence's alignment CPU fell from
- * about 105 to 90 ms with the same words read and the same competitions, and a lost path still
- * falls back to the wide beams. English keeps the wide beams: with the defaults first its
- * substitution precision fell (75.0 to 69.2% on the seeded alterations, docs/english-engine.md).
+ * Mandarin word passes try the library defaults first (a lost path still falls back to the wide
+ * beams): `npm run bench:zh-engine` alignment 94-98 → 67-76 ms CPU per sentence, validity within
+ * one or two cases in 80 sentences (docs/mandarin-engine.md). English keeps the wide beams: with
+ * the defaults first its substitution precision fell (docs/english-engine.md).
  */
 const WORD_PASS_BEAMS: Record<AcousticLang, readonly Beams[]> = {
   zh: [LOOP_BEAMS, ...ALIGN_BEAMS],
