@@ -9,7 +9,10 @@
  * - 16-bit PCM WAV: parsed in-process (no child process at all); other rates and channel
  *   counts are downmixed and resampled by the windowed-sinc resampler of ./resample.ts, the
  *   same code the streaming intake uses, so both paths give identical samples;
- * - FLAC and Ogg Vorbis: `sox` (starts in ~10 ms; sample-exact lengths for both). MP3 stays on
+ * - FLAC and Ogg Vorbis: `sox` (starts in ~10 ms; sample-exact lengths for both). sox always
+ *   runs with `-D`: its automatic dither adds random noise whenever it resamples, so the same
+ *   upload decoded twice gave different samples (45% of them on a 22.05 kHz FLAC) and scored
+ *   differently; without dither decoding is a pure function of the upload. MP3 stays on
  *   ffmpeg because sox's MP3 reader keeps the encoder delay and padding (+0.1 s measured);
  * - AMR-NB / AMR-WB storage files: `sox` (libsox-fmt-all, opencore-amr), because ffmpeg's
  *   native AMR decoder mishandles DTX (comfort-noise / NO_DATA) frames and shifts timings;
@@ -132,14 +135,14 @@ async function viaFfmpeg(input: Buffer, format: AudioFormat, maxOutputBytes: num
 
 async function viaSoxFile(input: Buffer, format: 'flac' | 'ogg-vorbis', header: { sampleRate: number; channels: number }, maxOutputBytes: number, timeoutMs: number) {
   const type = format === 'flac' ? 'flac' : 'ogg';
-  const args = ['-q', '-t', type, '-', '-t', 'raw', '-e', 'signed-integer', '-b', '16', '-L', '-c', '1', '-r', String(TARGET_RATE), '-'];
+  const args = ['-q', '-D', '-t', type, '-', '-t', 'raw', '-e', 'signed-integer', '-b', '16', '-L', '-c', '1', '-r', String(TARGET_RATE), '-'];
   const res = await run('sox', args, input, maxOutputBytes, timeoutMs);
   checkDecoder(res, format);
   return { pcm: toInt16(res.stdout), source: { format, ...header } };
 }
 
 async function viaSox(amr: Buffer, type: 'amr-nb' | 'amr-wb', format: AudioFormat, maxOutputBytes: number, timeoutMs: number) {
-  const args = ['-q', '-t', type, '-', '-t', 'raw', '-e', 'signed-integer', '-b', '16', '-L', '-c', '1', '-r', String(TARGET_RATE), '-'];
+  const args = ['-q', '-D', '-t', type, '-', '-t', 'raw', '-e', 'signed-integer', '-b', '16', '-L', '-c', '1', '-r', String(TARGET_RATE), '-'];
   const res = await run('sox', args, amr, maxOutputBytes, timeoutMs);
   checkDecoder(res, format);
   // AMR is mono by definition: NB at 8 kHz, WB at 16 kHz (3GPP TS 26.090 / 26.190).

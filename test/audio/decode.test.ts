@@ -153,3 +153,25 @@ test('minDurationError refuses audio shorter than 1 second', async () => {
   assert.equal(err.message, 'audio shorter than 1 second');
   assert.equal(minDurationError(await decodeAudio(fs.readFileSync(path.join(dir, 'a16.wav')))), null);
 });
+
+test('decoding is a pure function of the upload: resampled FLAC, Ogg Vorbis and AMR come out the same twice', async () => {
+  // 22.05 kHz and 44.1 kHz sources make sox resample, where its automatic dither used to add
+  // random noise to every decode.
+  const cases: [string, string[]][] = [
+    ['b22.flac', ['-ar', '22050', '-c:a', 'flac']],
+    ['b44.ogg', ['-ar', '44100', '-c:a', 'libvorbis']],
+  ];
+  for (const [name, args] of cases) {
+    const file = path.join(dir, name);
+    ffmpeg(['-i', ENGLISH_SENTENCE, ...args, file]);
+    const input = fs.readFileSync(file);
+    const [a, b] = [await decodeAudio(input), await decodeAudio(input)];
+    assert.equal(a.pcm.length, b.pcm.length, name);
+    assert.ok(Buffer.from(a.pcm.buffer, a.pcm.byteOffset, a.pcm.byteLength).equals(Buffer.from(b.pcm.buffer, b.pcm.byteOffset, b.pcm.byteLength)), `${name}: two decodes differ`);
+  }
+  const amr = fixtures.find((f) => f.name === 'amr-nb');
+  assert.ok(amr, 'the AMR-NB fixture exists');
+  const input = fs.readFileSync(amr.file);
+  const [a, b] = [await decodeAudio(input), await decodeAudio(input)];
+  assert.deepEqual(a.pcm, b.pcm);
+});
