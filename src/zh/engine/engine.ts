@@ -193,12 +193,13 @@ function readLimits(al: ReadingAlignment, slack: number): { readLoss: number; ot
 }
 
 /**
- * The second look the other way round, for characters the competition judged substituted: a
- * character that was not spoken but aligned anyway takes frames of a spoken neighbour, and
- * another syllable is what those frames sound like. If the character does not pass the test a
- * skipped one needs to count as read (readLimits), it is skipped. Only substituted characters
- * are looked at, so correct readings cost nothing more; the decodes are independent and issued
- * together. `labels` is the reference, `heard` the syllables after the competition.
+ * The second look the other way round, for short characters the competition judged substituted:
+ * a character that was not spoken but aligned anyway takes part of a spoken neighbour's frames,
+ * and another syllable is what those frames sound like. If it does not pass the test a skipped
+ * character needs to count as read (readLimits), it is skipped. A substituted syllable of normal
+ * length fails that test too (the reference fits its frames no better than the neighbours do),
+ * hence the length condition (CALIBRATION.SKIP_DROP_SYLLABLES). Correct readings rarely have
+ * such characters, so they cost nothing more; the decodes are independent and issued together. `labels` is the reference, `heard` the syllables after the competition.
  */
 async function dropUnread(
   backend: AcousticBackend,
@@ -213,7 +214,11 @@ async function dropUnread(
 ): Promise<void> {
   const threshold = substitutionThreshold(slack);
   const limits = readLimits(al, slack);
-  const suspects = comps.flatMap((c, k) => (c && al.syllables[k] && c.evidence > threshold && !others.has(k) ? [k] : []));
+  const short = CALIBRATION.SKIP_DROP_SYLLABLES * medianSyllableFrames(al);
+  const suspects = comps.flatMap((c, k) => {
+    const s = al.syllables[k];
+    return c && s && c.evidence > threshold && !others.has(k) && s.endFrame - s.startFrame < short ? [k] : [];
+  });
   const looks = await Promise.all(suspects.map((k) => presence(backend, table, pcm, al.syllables, heard.map((h, j) => (j === k ? labels[j] : h)), k)));
   suspects.forEach((k, i) => {
     const p = looks[i];
