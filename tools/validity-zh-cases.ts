@@ -83,6 +83,34 @@ export function omissionCase(r: () => number, chars: string[], donor: string): {
   return { referenceText: [...chars.slice(0, at), ...added, ...chars.slice(at)].join(''), altered: [at, at + 1] };
 }
 
+/**
+ * How many of the added characters the skipped ones account for when identical characters are
+ * interchangeable. With 听歌 added before 听歌曲, skipping either 听歌 leaves the text that was
+ * read, and the audio cannot tell which copy was left out. Counts the largest set T of skipped
+ * positions such that T, completed with added positions, removes exactly the added text.
+ */
+export function omissionsAccounted(reference: readonly string[], altered: readonly number[], skipped: ReadonlySet<number>): number {
+  const target = reference.filter((_, k) => !altered.includes(k)).join('');
+  const without = (gone: ReadonlySet<number>) => reference.filter((_, k) => !gone.has(k)).join('');
+  const pool = [...skipped];
+  let best = altered.filter((k) => skipped.has(k)).length;
+  const subsets = (from: number, size: number): number[][] =>
+    size === 0 ? [[]] : pool.slice(from).flatMap((x, i) => subsets(from + i + 1, size - 1).map((rest) => [x, ...rest]));
+  for (let size = best + 1; size <= altered.length; size++) {
+    for (const t of subsets(0, size)) {
+      const rest = altered.filter((k) => !t.includes(k));
+      const fill = subsetsOf(rest, altered.length - size);
+      if (fill.some((u) => without(new Set([...t, ...u])) === target)) best = size;
+    }
+  }
+  return best;
+}
+
+function subsetsOf(xs: readonly number[], size: number): number[][] {
+  if (size === 0) return [[]];
+  return xs.flatMap((x, i) => subsetsOf(xs.slice(i + 1), size - 1).map((rest) => [x, ...rest]));
+}
+
 /** Two characters removed from the reference: they are spoken but not expected. */
 export function insertionCase(r: () => number, chars: string[]): { referenceText: string; removedAfter: number } {
   const at = 1 + Math.floor(r() * Math.max(1, chars.length - 3));

@@ -18,7 +18,7 @@ import { loadConfig } from '../src/config.js';
 import { syllableTable, type SyllableTable } from '../src/zh/engine/syllables.js';
 import { analyzeZhText } from '../src/zh/engine/text.js';
 import { loadToneModel } from '../src/zh/tone/classifier.js';
-import { insertionCase, omissionCase, rng, substitutionCase, toneCase, type SubstitutionKind } from './validity-zh-cases.js';
+import { insertionCase, omissionCase, omissionsAccounted, rng, substitutionCase, toneCase, type SubstitutionKind } from './validity-zh-cases.js';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 const arg = (name: string) => {
@@ -79,6 +79,7 @@ async function main(): Promise<void> {
   const toneFa = new Tally();
   const toneRec = new Tally();
   const omRecall = new Tally();
+  const omAccounted = new Tally();
   const integrityErr: number[] = [];
   const insRecall = new Tally();
   const kinds: SubstitutionKind[] = ['initial', 'final', 'both'];
@@ -121,6 +122,9 @@ async function main(): Promise<void> {
     const o = await run(engine, audio, { referenceText: om.referenceText });
     const oRead = o.words.filter((w) => w.charType === 0);
     om.altered.forEach((k) => omRecall.add(oRead[k]?.readStatus === 'skipped'));
+    const skippedAt = new Set(oRead.flatMap((w, k) => (w.readStatus === 'skipped' ? [k] : [])));
+    const accounted = omissionsAccounted([...om.referenceText], om.altered, skippedAt);
+    om.altered.forEach((_, j) => omAccounted.add(j < accounted));
     integrityErr.push(Math.abs(o.a.dimensions.integrity - (100 * chars.length) / (chars.length + 2)));
     // 5. Insertion (readtype diagnosis on).
     const ins = insertionCase(r, chars);
@@ -150,6 +154,7 @@ async function main(): Promise<void> {
     toneRecognition: round(toneRec.rate),
     toneRecognitionHeldOut: loadToneModel().heldOutAccuracy,
     omissionRecall: round(omRecall.rate),
+    omissionRecallInterchangeable: round(omAccounted.rate),
     integrityMeanAbsError: Math.round(10 * (integrityErr.reduce((a, b) => a + b, 0) / Math.max(1, integrityErr.length))) / 10,
     insertionRecall: round(insRecall.rate),
     seconds: Math.round((Date.now() - t0) / 1000),
@@ -165,6 +170,7 @@ async function main(): Promise<void> {
     ['tone: recognition (training speaker)', pct(toneRec.rate), '>= 85%'],
     ['tone: recognition (held-out half)', pct(figures.toneRecognitionHeldOut), '>= 85%'],
     ['omission: recall of skipped', pct(omRecall.rate), '>= 95%'],
+    ['omission: recall, identical chars swap', pct(omAccounted.rate), ''],
     ['omission: |integrity - true read %|', String(figures.integrityMeanAbsError), ''],
     ['insertion: recall (diagnosis on)', pct(insRecall.rate), ''],
   ];

@@ -95,6 +95,24 @@ test('characters added to the reference but not spoken are skipped and lower int
   assert.ok(missed.every((x) => x.gop_score === null));
 });
 
+test('two added characters the alignment half-placed are both skipped: no second look inside a skipped stretch, substituted ones must pass the read test', async () => {
+  // W0125 有个倍数有一个临界值 with 国家 added: the alignment skips both and the second look used
+  // to force 国 into the neighbours' frames. W0216 凤凰网推出凤凰资本论 with 的东 added: both were
+  // aligned on 凤凰网's frames and judged substituted.
+  const cases = [
+    { id: 'BAC009S0150W0125', text: '有个倍数国家有一个临界值', added: [4, 5] },
+    { id: 'BAC009S0150W0216', text: '凤凰的东网推出凤凰资本论', added: [2, 3] },
+  ];
+  for (const c of cases) {
+    const pcm = await decodeAudio(fs.readFileSync(path.join(DATA, `${c.id}.flac`)));
+    const chars = readChars(await engine.assess(cfg({ referenceText: c.text }), pcm));
+    assert.equal(chars.length, [...c.text].length);
+    for (const k of c.added) assert.equal(chars[k].readStatus, 'skipped', `${c.id} ${c.text[k]}`);
+    const spoken = chars.filter((_, k) => !c.added.includes(k));
+    assert.ok(spoken.every((u) => u.readStatus !== 'skipped'), `${c.id}: ${spoken.map((u) => u.readStatus).join(' ')}`);
+  }
+});
+
 test('spoken characters missing from the reference appear as insertions with readtype diagnosis', async () => {
   const text = '零零后会成为主力';
   const config = cfg({ referenceText: text });

@@ -197,6 +197,37 @@ export async function recoverSkipped(
   return gain > limits.otherGain ? { status: 'other', syllable: asSyllable(other), heard: other.label, loss, gain } : { ...skipped, loss, gain };
 }
 
+/**
+ * What read character k adds to the window between its aligned neighbours: the window is
+ * decoded forced through the character and without it, as in recoverSkipped. `loss` is nats per
+ * frame of the character by which leaving it out costs less (negative when the character's
+ * frames fit it); `frames` is its length in the forced decode. Null when a decode fails.
+ */
+export async function presence(
+  backend: AcousticBackend,
+  table: SyllableTable,
+  pcm: Int16Array,
+  aligned: readonly (AlignedSyllable | null)[],
+  labels: readonly string[],
+  k: number,
+): Promise<{ loss: number; frames: number } | null> {
+  const mid = aligned[k];
+  if (!mid || !table.prons.has(labels[k])) return null;
+  const p = nearest(aligned, k, -1);
+  const n = nearest(aligned, k, +1);
+  if (p < 0 && n < 0) return null;
+  const window = windowOver(pcm, p >= 0 ? aligned[p]!.startFrame : mid.startFrame, n >= 0 ? aligned[n]!.endFrame : mid.endFrame);
+  const around = (middle: GrammarSlot[]) => [...(p >= 0 ? [fixed(table, labels[p])] : []), ...middle, ...(n >= 0 ? [fixed(table, labels[n])] : [])];
+  const [forced, none] = await Promise.all([
+    backend.align('zh', pcm, { slots: around([fixed(table, labels[k])]) }, { window }),
+    backend.align('zh', pcm, { slots: around([]) }, { window }),
+  ]);
+  if (!forced.ok || !none.ok) return null;
+  const unit = forced.units.filter((u) => u.slot >= 0)[p >= 0 ? 1 : 0];
+  const frames = Math.max(1, unit.endFrame - unit.startFrame);
+  return { loss: (total(none) - total(forced)) / frames, frames };
+}
+
 function asSyllable(u: { startFrame: number; endFrame: number; score: number; phones: AlignedSyllable['phones'] }): AlignedSyllable {
   const last = u.phones[u.phones.length - 1];
   return { startFrame: u.startFrame, endFrame: u.endFrame, score: u.score, phones: u.phones, finalStart: last ? last.startFrame : u.startFrame, finalEnd: last ? last.endFrame : u.endFrame };

@@ -20,7 +20,7 @@ import { classifyTone, loadToneModel, type ToneModel } from '../tone/classifier.
 import { pitchContext, readingSpan, toneEvidence } from '../tone/extract.js';
 import { alignWithOmissions, frameLevels, loudFrames, medianSyllableFrames, squeezed, type AlignedSyllable, type ReadingAlignment } from './align.js';
 import { assemble } from './assemble.js';
-import { compete, findInsertion, insertedFrames, recoverSkipped, type Competition, type Insertion } from './context.js';
+import { compete, findInsertion, insertedFrames, presence, recoverSkipped, type Competition, type Insertion } from './context.js';
 import { acceptInsertion, CALIBRATION, gopScore, judgeTone, pronunciationScore, substitutionThreshold, syllableGop } from './judge.js';
 import { energyDb, prosody, type TimedSyllable } from './prosody.js';
 import { acceptedTones } from './sandhi.js';
@@ -66,6 +66,7 @@ async function assess(
   const heardLabels = [...labels];
   const recovered = al.ok ? await recoverAll(backend, table, audio.pcm, al, labels, config.slack) : { others: new Map<number, string>(), reduced: new Set<number>() };
   const comps = al.ok ? await competeAll(backend, table, audio.pcm, al, heardLabels, config.slack, recovered) : [];
+  if (al.ok) await dropUnread(backend, table, audio.pcm, al, labels, heardLabels, comps, config.slack, recovered.others);
   const insertions = al.ok ? await insertionsOf(backend, table, audio.pcm, al, heardLabels, config.slack) : [];
   const ctx = al.ok ? pitchContext(audio.pcm, audio.sampleRate, readingSpan(al.syllables)) : null;
   const tones = toneEvidence(ctx, al.syllables, text.read.map((i) => text.tokens[i].sandhiTone));
@@ -161,12 +162,15 @@ async function recoverAll(
 ): Promise<{ others: Map<number, string>; reduced: Set<number> }> {
   const others = new Map<number, string>();
   const reduced = new Set<number>();
-  const f = 1 + CALIBRATION.SLACK_FACTOR * slack;
-  const readFrames = (CALIBRATION.SKIP_READ_SYLLABLES * medianSyllableFrames(al)) / f;
-  const limits = { readLoss: CALIBRATION.SKIP_READ_LOSS + CALIBRATION.SLACK_FACTOR * slack, otherGain: CALIBRATION.SKIP_OTHER_GAIN * f, readFrames };
+  const limits = readLimits(al, slack);
   for (const [k, s] of al.syllables.entries()) if (s && squeezed(s)) al.syllables[k] = null;
+  // Two or more consecutive characters left out are a skipped stretch: the second look judges one
+  // character between read neighbours and would force one of them into a neighbour's frames.
+  const out = al.syllables.map((s, k) => !s && al.modelled[k]);
+  const inStretch = (k: number) => (k > 0 && out[k - 1]) || (k + 1 < out.length && out[k + 1]);
   for (let k = 0; k < labels.length; k++) {
     if (al.syllables[k] || !al.modelled[k]) continue;
+    if (inStretch(k)) continue;
     const r = await recoverSkipped(backend, table, pcm, al.syllables, labels, k, limits);
     if (r.status === 'skipped' || !r.syllable) continue;
     al.syllables[k] = r.syllable;
@@ -175,6 +179,54 @@ async function recoverAll(
     else reduced.add(k);
   }
   return { others, reduced };
+}
+
+/**
+ * What a character must show to count as read (context.ts recoverSkipped): forcing it into the
+ * window between its neighbours lowers the cost by `readLoss` nats per frame, with at least
+ * `readFrames` frames; `otherGain` is what a free syllable must gain to count as another one.
+ */
+function readLimits(al: ReadingAlignment, slack: number): { readLoss: number; otherGain: number; readFrames: number } {
+  const f = 1 + CALIBRATION.SLACK_FACTOR * slack;
+  const readFrames = (CALIBRATION.SKIP_READ_SYLLABLES * medianSyllableFrames(al)) / f;
+  return { readLoss: CALIBRATION.SKIP_READ_LOSS + CALIBRATION.SLACK_FACTOR * slack, otherGain: CALIBRATION.SKIP_OTHER_GAIN * f, readFrames };
+}
+
+/**
+ * The second look the other way round, for short characters the competition judged substituted:
+ * a character that was not spoken but aligned anyway takes part of a spoken neighbour's frames,
+ * and another syllable is what those frames sound like. If it does not pass the test a skipped
+ * character needs to count as read (readLimits), it is skipped. A substituted syllable of normal
+ * length fails that test too (the reference fits its frames no better than the neighbours do),
+ * hence the length condition (CALIBRATION.SKIP_DROP_SYLLABLES). Correct readings rarely have
+ * such characters, so they cost nothing more; the decodes are independent and issued together. `labels` is the reference, `heard` the syllables after the competition.
+ */
+async function dropUnread(
+  backend: AcousticBackend,
+  table: SyllableTable,
+  pcm: Int16Array,
+  al: ReadingAlignment,
+  labels: readonly string[],
+  heard: readonly string[],
+  comps: (Competition | null)[],
+  slack: number,
+  others: ReadonlyMap<number, string>,
+): Promise<void> {
+  const threshold = substitutionThreshold(slack);
+  const limits = readLimits(al, slack);
+  const short = CALIBRATION.SKIP_DROP_SYLLABLES * medianSyllableFrames(al);
+  const suspects = comps.flatMap((c, k) => {
+    const s = al.syllables[k];
+    return c && s && c.evidence > threshold && !others.has(k) && s.endFrame - s.startFrame < short ? [k] : [];
+  });
+  const looks = await Promise.all(suspects.map((k) => presence(backend, table, pcm, al.syllables, heard.map((h, j) => (j === k ? labels[j] : h)), k)));
+  suspects.forEach((k, i) => {
+    const p = looks[i];
+    if (p && (p.loss >= limits.readLoss || p.frames < limits.readFrames)) {
+      al.syllables[k] = null;
+      comps[k] = null;
+    }
+  });
 }
 
 /** A recovered syllable takes its frames back from the neighbours that had absorbed them. */

@@ -87,6 +87,16 @@ export const CALIBRATION = {
    */
   SKIP_READ_SYLLABLES: 0.45,
   SKIP_OTHER_GAIN: 6.5,
+  /**
+   * Characters judged substituted and shorter than this share of the reader's median syllable
+   * must pass the read test (SKIP_READ_LOSS, SKIP_READ_SYLLABLES) or are skipped (engine.ts
+   * dropUnread). 0.6 is about the 5th percentile of native syllable lengths (S0150, 216
+   * odd-numbered sentences: 5th percentile 0.59); of characters added to the reference and not
+   * spoken, a third of those the alignment kept were shorter, most of them judged substituted.
+   * A substituted syllable of normal length fails the read test as well (the reference fits
+   * its frames no better than the neighbours do), so it must not be looked at this way.
+   */
+  SKIP_DROP_SYLLABLES: 0.6,
 } as const;
 
 /** Whether the garbage loop took enough frames to report inserted speech. */
