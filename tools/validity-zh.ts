@@ -73,6 +73,8 @@ async function main(): Promise<void> {
   const overall: number[] = [];
   const fr = new Tally();
   const subRecall = new Tally();
+  /** Recall per kind of substitution: which part of the syllable was changed. */
+  const subByKind = new Map<SubstitutionKind, Tally>();
   let subFlagged = 0;
   let subTrue = 0;
   const toneRecall = new Tally();
@@ -94,12 +96,19 @@ async function main(): Promise<void> {
     read.forEach((w) => fr.add(w.readStatus !== 'correct'));
     c.a.units.filter((x) => x.readType === 0 && x.tone && x.tone.heard !== null && x.tone.expected <= 4 && x.tone.citation !== 5).forEach((x) => toneRec.add(x.tone!.heard === x.tone!.expected));
     // 2. Substitution.
-    const sub = substitutionCase(r, table, zh, [kinds[i % 3], kinds[(i + 1) % 3]]);
+    const subKinds = [kinds[i % 3], kinds[(i + 1) % 3]];
+    const sub = substitutionCase(r, table, zh, subKinds);
     const s = await run(engine, audio, { referenceText: u.text, refPinyin: sub.refPinyin });
     const sRead = s.words.filter((w) => w.charType === 0);
     sRead.forEach((w, k) => {
       const flagged = w.readStatus !== 'correct';
-      if (sub.altered.includes(k)) subRecall.add(flagged);
+      const j = sub.altered.indexOf(k);
+      if (j >= 0) {
+        subRecall.add(flagged);
+        const kind = subKinds[j % subKinds.length];
+        if (!subByKind.has(kind)) subByKind.set(kind, new Tally());
+        subByKind.get(kind)!.add(flagged);
+      }
       if (flagged) {
         subFlagged++;
         if (sub.altered.includes(k)) subTrue++;
@@ -149,6 +158,7 @@ async function main(): Promise<void> {
     falseRejection: round(fr.rate),
     substitutionRecall: round(subRecall.rate),
     substitutionPrecision: round(subFlagged ? subTrue / subFlagged : NaN),
+    substitutionRecallByKind: Object.fromEntries(kinds.map((k) => [k, round(subByKind.get(k)?.rate ?? NaN)])),
     toneErrorRecall: round(toneRecall.rate),
     toneFalseAlarm: round(toneFa.rate),
     toneRecognition: round(toneRec.rate),
@@ -164,6 +174,7 @@ async function main(): Promise<void> {
     ['correct: 10th percentile overall', String(figures.overallP10), ''],
     ['correct: false rejections', pct(fr.rate), '<= 5%'],
     ['substitution: recall', pct(subRecall.rate), '>= 90%'],
+    ...kinds.map((k): [string, string, string] => [`substitution: recall, ${k} changed`, pct(subByKind.get(k)?.rate ?? NaN), '']),
     ['substitution: precision', pct(figures.substitutionPrecision ?? NaN), '>= 90%'],
     ['tone: error recall', pct(toneRecall.rate), '>= 85%'],
     ['tone: false alarms', pct(toneFa.rate), '<= 10%'],
