@@ -46,9 +46,9 @@ function config(referenceText: string, coreType = 'sentence', language = 'en-US'
   return parseEvaluationConfig({ coreType, referenceText, language });
 }
 
-async function inspect(file: string | DecodedAudio, ref: string, coreType = 'sentence'): Promise<{ en: EnglishAssessment; overall: number; accuracy: number }> {
+async function inspect(file: string | DecodedAudio, ref: string, coreType = 'sentence', extraSpeech = true): Promise<{ en: EnglishAssessment; overall: number; accuracy: number }> {
   const cfg = config(ref, coreType);
-  const en = await engine.inspect(cfg, typeof file === 'string' ? await decodeAudio(fs.readFileSync(file)) : file);
+  const en = await engine.inspect(cfg, typeof file === 'string' ? await decodeAudio(fs.readFileSync(file)) : file, { extraSpeech });
   const a = toAssessment(en, cfg);
   return { en, overall: a.overall, accuracy: a.dimensions.accuracy };
 }
@@ -139,8 +139,22 @@ async function native(): Promise<void> {
   const all = nativeSet();
   const items = subset ? all.filter((_, i) => i % 4 === 0) : all;
   const rows: { set: string; overall: number; words: number; wrongWords: number; phones: number; wrongPhones: number; extra: number }[] = [];
+  // Engine CPU per second of audio without and with the insertion and repetition check, side
+  // by side on each reading (in-thread backend, so the process's CPU is the engine's).
+  const cpu: { without: number[]; with: number[] } = { without: [], with: [] };
+  let sameWords = 0;
+  const cpuOf = async (audio: DecodedAudio, ref: string, extra: boolean) => {
+    const t = process.cpuUsage();
+    const r = await inspect(audio, ref, 'sentence', extra);
+    const c = process.cpuUsage(t);
+    (extra ? cpu.with : cpu.without).push((c.user + c.system) / 1000 / audio.durationSec);
+    return r;
+  };
   for (const it of items) {
-    const r = await inspect(it.file, it.ref);
+    const audio = await decodeAudio(fs.readFileSync(it.file));
+    const plain = await cpuOf(audio, it.ref, false);
+    const r = await cpuOf(audio, it.ref, true);
+    if (plain.en.words.every((w, i) => w.readStatus === r.en.words[i].readStatus)) sameWords++;
     const phones = r.en.words.flatMap((w) => w.phones);
     rows.push({
       set: it.set, overall: r.overall, words: r.en.words.length, wrongWords: r.en.words.filter(flagged).length,
@@ -160,6 +174,8 @@ async function native(): Promise<void> {
   const extraPer100 = (100 * rows.reduce((a, r) => a + r.extra, 0)) / rows.reduce((a, r) => a + r.words, 0);
   console.log(`insertion/repetition flags on these readings: ${extraPer100.toFixed(2)} per 100 words`);
   table.extraPer100Words = r3(extraPer100);
+  table.cpuMsPerSecond = { without: r3(median(cpu.without)), with: r3(median(cpu.with)) };
+  console.log(`engine CPU per second of audio, median: ${median(cpu.without).toFixed(1)} ms without the check, ${median(cpu.with).toFixed(1)} ms with it; reference words' status the same in ${sameWords} of ${items.length} readings`);
   figures.native = table;
   await alterations(subset ? all.filter((_, i) => i % 4 === 1) : all);
   await splices(subset ? all.filter((_, i) => i % 4 === 1) : all);

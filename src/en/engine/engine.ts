@@ -35,6 +35,8 @@ export interface EnglishEngineDeps {
 export interface ReadingOptions {
   /** Caller-supplied pronunciations, word → ARPAbet strings, accepted beside the lexicon's. */
   customPronunciations?: Readonly<Record<string, string[]>>;
+  /** Look for insertions and repetitions (insertions.ts); default true. */
+  extraSpeech?: boolean;
 }
 
 export interface EnglishEngine {
@@ -91,7 +93,7 @@ export function createEnglishEngine(deps: EnglishEngineDeps): EnglishEngine {
     },
     async inspect(config, audio, opts) {
       const { plan, evidence, signal, loop } = await analyse(config, audio, opts);
-      const extra = await findExtraSpeech(deps.backend, audio.pcm, plan, evidence, signal.energyDb, loop);
+      const extra = opts?.extraSpeech === false ? [] : await findExtraSpeech(deps.backend, audio.pcm, plan, evidence, signal.energyDb, loop);
       const scored = scoreReading(evidence, signal, model);
       // What the loop heard is judged only when some phone scores low (as documented).
       const lowPhones = scored.words.some((w) => w.phones.some((s) => s * 100 < LOW_PHONE_SCORE));
