@@ -15,8 +15,8 @@
  *    by its insertion penalty, so it only wins speech no word explains): a loop run of at least
  *    INSERTED_FRAMES is an inserted word.
  * The two are decoded apart because the loop's insertion penalty would hold the repeat slot
- * back as well. A clean reading rarely shows a sign (17 pairs in 32 native sentences), so it
- * mostly costs nothing.
+ * back as well. A clean reading rarely shows a sign, so it mostly costs nothing (the cost is
+ * printed by `validity:en --only native`).
  */
 import { INSERTION_LABEL, SAMPLES_PER_FRAME, type AcousticBackend, type FrameWindow, type GrammarSlot, type PhoneSegment, type UnitSegment } from '../../acoustic/types.js';
 import type { ReadingEvidence, WordEvidence } from './evidence.js';
