@@ -8,7 +8,11 @@
  * 2. native correct reading (librivox, ljspeech, harvard): median overall, share of words and
  *    phones flagged wrong;
  * 3. seeded alterations of the reference (a word replaced; a word added that was not said):
- *    recall and precision of flagged words;
+ *    recall and precision of flagged words; seeded splices of the audio (a word of another
+ *    recording spliced in between two words; a word's audio repeated right after itself, both
+ *    cut at the spans of the engine's alignment of the unaltered reading): recall and precision
+ *    of insertion (readType 1) and repetition (readType 3) flags, and their false alarms per
+ *    100 words on the unaltered native readings;
  * 4. non-native speech (alphanumeric-accented, fsdd-digits): scores by first language, rank
  *    correlation of self-rated accent strength with accuracy;
  * 5. phrasing (phrasing-break-dev): Spearman of reading skill and pause scores with the
@@ -16,7 +20,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { decodeAudio } from '../src/audio/decode.js';
+import { decodeAudio, type DecodedAudio } from '../src/audio/decode.js';
 import { parseEvaluationConfig, type EvaluationConfig } from '../src/evaluation/config.js';
 import { loadEnglishLexicon } from '../src/en/lexicon/index.js';
 import { createInThreadBackend } from '../src/acoustic/backend.js';
@@ -42,9 +46,9 @@ function config(referenceText: string, coreType = 'sentence', language = 'en-US'
   return parseEvaluationConfig({ coreType, referenceText, language });
 }
 
-async function inspect(file: string, ref: string, coreType = 'sentence'): Promise<{ en: EnglishAssessment; overall: number; accuracy: number }> {
+async function inspect(file: string | DecodedAudio, ref: string, coreType = 'sentence', extraSpeech = true): Promise<{ en: EnglishAssessment; overall: number; accuracy: number }> {
   const cfg = config(ref, coreType);
-  const en = await engine.inspect(cfg, await decodeAudio(fs.readFileSync(file)));
+  const en = await engine.inspect(cfg, typeof file === 'string' ? await decodeAudio(fs.readFileSync(file)) : file, { extraSpeech });
   const a = toAssessment(en, cfg);
   return { en, overall: a.overall, accuracy: a.dimensions.accuracy };
 }
@@ -134,13 +138,28 @@ const POOL = ['window', 'purple', 'table', 'quickly', 'garden', 'monkey', 'river
 async function native(): Promise<void> {
   const all = nativeSet();
   const items = subset ? all.filter((_, i) => i % 4 === 0) : all;
-  const rows: { set: string; overall: number; words: number; wrongWords: number; phones: number; wrongPhones: number }[] = [];
+  const rows: { set: string; overall: number; words: number; wrongWords: number; phones: number; wrongPhones: number; extra: number }[] = [];
+  // Engine CPU per second of audio without and with the insertion and repetition check, side
+  // by side on each reading (in-thread backend, so the process's CPU is the engine's).
+  const cpu: { without: number[]; with: number[] } = { without: [], with: [] };
+  let sameWords = 0;
+  const cpuOf = async (audio: DecodedAudio, ref: string, extra: boolean) => {
+    const t = process.cpuUsage();
+    const r = await inspect(audio, ref, 'sentence', extra);
+    const c = process.cpuUsage(t);
+    (extra ? cpu.with : cpu.without).push((c.user + c.system) / 1000 / audio.durationSec);
+    return r;
+  };
   for (const it of items) {
-    const r = await inspect(it.file, it.ref);
+    const audio = await decodeAudio(fs.readFileSync(it.file));
+    const plain = await cpuOf(audio, it.ref, false);
+    const r = await cpuOf(audio, it.ref, true);
+    if (plain.en.words.every((w, i) => w.readStatus === r.en.words[i].readStatus)) sameWords++;
     const phones = r.en.words.flatMap((w) => w.phones);
     rows.push({
       set: it.set, overall: r.overall, words: r.en.words.length, wrongWords: r.en.words.filter(flagged).length,
       phones: phones.length, wrongPhones: phones.filter((p) => p.score < LOW_PHONE_SCORE || p.error !== null).length,
+      extra: r.en.extraWords.length,
     });
   }
   console.log('\nnative correct reading          n   median overall  words flagged  phones flagged');
@@ -152,8 +171,14 @@ async function native(): Promise<void> {
     table[set] = t;
     console.log(`${set.padEnd(30)} ${String(t.n).padStart(3)}   ${t.medianOverall.toFixed(1).padStart(8)}       ${(t.wordsFlagged * 100).toFixed(1).padStart(6)}%       ${(t.phonesFlagged * 100).toFixed(1).padStart(6)}%`);
   }
+  const extraPer100 = (100 * rows.reduce((a, r) => a + r.extra, 0)) / rows.reduce((a, r) => a + r.words, 0);
+  console.log(`insertion/repetition flags on these readings: ${extraPer100.toFixed(2)} per 100 words`);
+  table.extraPer100Words = r3(extraPer100);
+  table.cpuMsPerSecond = { without: r3(median(cpu.without)), with: r3(median(cpu.with)) };
+  console.log(`engine CPU per second of audio, median: ${median(cpu.without).toFixed(1)} ms without the check, ${median(cpu.with).toFixed(1)} ms with it; reference words' status the same in ${sameWords} of ${items.length} readings`);
   figures.native = table;
   await alterations(subset ? all.filter((_, i) => i % 4 === 1) : all);
+  await splices(subset ? all.filter((_, i) => i % 4 === 1) : all);
 }
 
 async function alterations(items: ReturnType<typeof nativeSet>): Promise<void> {
@@ -183,6 +208,76 @@ async function alterations(items: ReturnType<typeof nativeSet>): Promise<void> {
     console.log(`${k.padEnd(28)} ${String(s.n).padStart(3)}   ${(recall * 100).toFixed(1).padStart(5)}%  ${(precision * 100).toFixed(1).padStart(6)}%`);
   }
   figures.alterations = out;
+}
+
+/** `pcm` with `piece` inserted at sample `at`. */
+function splice(pcm: Int16Array, at: number, piece: Int16Array): Int16Array {
+  const out = new Int16Array(pcm.length + piece.length);
+  out.set(pcm.subarray(0, at));
+  out.set(piece, at);
+  out.set(pcm.subarray(at), at + piece.length);
+  return out;
+}
+
+const SAMPLES_PER_FRAME = 160;
+const withPcm = (a: DecodedAudio, pcm: Int16Array): DecodedAudio => ({ ...a, pcm, durationSec: pcm.length / a.sampleRate });
+
+/**
+ * Seeded splices of native recordings, reference unchanged. Insertion: a word of the previous
+ * recording (a read word of 20 frames or more in the engine's alignment of it) spliced in
+ * between two read words, in the middle of the gap between them; found when an extra word of
+ * readType 1 overlaps the spliced audio. Repetition: one read word's audio repeated right after
+ * itself; found when an extra word of readType 3 names that word and overlaps either copy.
+ * Precision counts every extra word flagged in the spliced readings.
+ */
+async function splices(items: ReturnType<typeof nativeSet>): Promise<void> {
+  const rand = rng(11);
+  const res = { insertion: { tp: 0, n: 0, flags: 0, other: 0, words: 0 }, repetition: { tp: 0, n: 0, flags: 0, other: 0, words: 0 } };
+  let donor: Int16Array | null = null;
+  for (const it of items) {
+    const audio = await decodeAudio(fs.readFileSync(it.file));
+    const clean = (await inspect(audio, it.ref)).en;
+    const read = clean.words.filter((w) => w.readStatus !== 'skipped');
+    if (donor && read.length >= 2) {
+      const k = Math.floor(rand() * (read.length - 1));
+      const [a, b] = [read[k], read[k + 1]];
+      const at = Math.floor((a.endFrame + b.startFrame) / 2) * SAMPLES_PER_FRAME;
+      const r = (await inspect(withPcm(audio, splice(audio.pcm, at, donor)), it.ref)).en;
+      const span = { start: at / SAMPLES_PER_FRAME, end: (at + donor.length) / SAMPLES_PER_FRAME };
+      const s = res.insertion;
+      s.n++;
+      s.flags += r.extraWords.length;
+      if (r.extraWords.some((x) => x.readType === 1 && x.startFrame < span.end && x.endFrame > span.start)) s.tp++;
+      s.other += r.words.filter(flagged).length;
+      s.words += r.words.length;
+    }
+    if (read.length >= 1) {
+      const w = read[Math.floor(rand() * read.length)];
+      const copy = audio.pcm.slice(w.startFrame * SAMPLES_PER_FRAME, w.endFrame * SAMPLES_PER_FRAME);
+      const r = (await inspect(withPcm(audio, splice(audio.pcm, w.endFrame * SAMPLES_PER_FRAME, copy)), it.ref)).en;
+      const span = { start: w.startFrame, end: w.endFrame + (w.endFrame - w.startFrame) };
+      const s = res.repetition;
+      s.n++;
+      s.flags += r.extraWords.length;
+      if (r.extraWords.some((x) => x.readType === 3 && x.text === w.text && x.startFrame < span.end && x.endFrame > span.start)) s.tp++;
+      s.other += r.words.filter(flagged).length;
+      s.words += r.words.length;
+    }
+    const long = read.filter((w) => w.endFrame - w.startFrame >= 20);
+    if (long.length) {
+      const d = long[Math.floor(rand() * long.length)];
+      donor = audio.pcm.slice(d.startFrame * SAMPLES_PER_FRAME, d.endFrame * SAMPLES_PER_FRAME);
+    }
+  }
+  const out: Record<string, unknown> = {};
+  console.log('\nseeded splices                n   recall  precision  reference words flagged');
+  for (const [k, s] of Object.entries(res)) {
+    const recall = s.tp / Math.max(1, s.n);
+    const precision = s.tp / Math.max(1, s.flags);
+    out[k] = { n: s.n, recall: r3(recall), precision: r3(precision), wordsFlagged: r3(s.other / Math.max(1, s.words)) };
+    console.log(`${k.padEnd(28)} ${String(s.n).padStart(3)}   ${(recall * 100).toFixed(1).padStart(5)}%  ${(precision * 100).toFixed(1).padStart(6)}%     ${((100 * s.other) / Math.max(1, s.words)).toFixed(1).padStart(5)}%`);
+  }
+  figures.splices = out;
 }
 
 // 4. non-native ----------------------------------------------------------------------------

@@ -29,7 +29,17 @@ export function toAssessment(en: EnglishAssessment, config: EvaluationConfig): A
     emotion: zero ? 0 : s(en.dimensions.emotion),
   };
   const weights = GRADE_BAND_WEIGHTS[config.gradeBand];
-  const units = en.words.map((w) => unitOf(w, config));
+  // Extra words (insertions, repetitions) follow the reference word they came after.
+  const ordered: WordAssessment[] = en.extraWords.filter((x) => x.index < 0);
+  const unitOfWord: number[] = [];
+  for (const w of en.words) {
+    unitOfWord[w.index] = ordered.length;
+    ordered.push(w, ...en.extraWords.filter((x) => x.index === w.index));
+  }
+  const units = ordered.map((w) => unitOf(w, config));
+  // A sentence's units run from its first word's (the reading's start for the first sentence) to the next sentence's first word's.
+  const at = (k: number) => (k <= 0 ? 0 : k < en.words.length ? unitOfWord[k] : ordered.length);
+  const unitsOf = (first: number, end: number) => range(at(first), at(end));
   const phones = en.words.filter((w) => w.readStatus !== 'skipped').flatMap((w) => w.phones.map((p) => p.score));
   const wpm = en.fluencyMeasures.wordsPerMinute;
   const [lo, hi] = SPEED_BAND[config.gradeBand];
@@ -38,7 +48,7 @@ export function toAssessment(en: EnglishAssessment, config: EvaluationConfig): A
     text: st.text,
     span: st.endFrame > st.startFrame ? { start: st.startFrame, end: st.endFrame } : null,
     scores: { overall: s(st.overall), pronunciation: s(st.accuracy), fluency: s(st.fluency), integrity: s(st.integrity) },
-    units: range(st.firstWord, st.endWord),
+    units: unitsOf(st.firstWord, st.endWord),
   }));
   const overall = zero ? 0 : weightedOverall(dims, weights);
   return {
@@ -79,6 +89,7 @@ function unitOf(w: WordAssessment, config: EvaluationConfig): UnitAssessment {
   const s = (v: number) => applySlack(v, config.slack);
   const shaped = (v: number) => shapeScore(s(v), config.scale, config.precision);
   const skipped = w.readStatus === 'skipped';
+  if (w.readType === 1 || w.readType === 3) return extraUnit(w);
   const phones: CorePhone[] = w.phones.map((p) => ({
     phoneme: p.expected.toLowerCase(),
     phone: (p.heard ?? p.expected).toLowerCase(),
@@ -112,6 +123,28 @@ function unitOf(w: WordAssessment, config: EvaluationConfig): UnitAssessment {
     },
     extraScores: { stress: skipped ? 0 : s(w.stressScore) },
     heard: skipped ? null : { text: w.text, syllable: null, final: null },
+  };
+}
+
+/** An inserted or repeated word: a span and what was heard, no scores. */
+function extraUnit(w: WordAssessment): UnitAssessment {
+  return {
+    text: w.text,
+    charType: 0,
+    readType: w.readType,
+    readStatus: w.readStatus,
+    beginIndex: w.beginIndex,
+    endIndex: w.endIndex,
+    sentence: w.sentenceIndex,
+    span: { start: w.startFrame, end: w.endFrame },
+    pronunciation: null,
+    gop: null,
+    prominence: 0,
+    tone: null,
+    pauseAfter: { type: 0, duration: 0 },
+    phones: [],
+    extra: { stress: [], phonics: [], linkable: false, word_parts: [], heard_phones: w.pronunciation.toLowerCase() },
+    heard: { text: w.text, syllable: null, final: null },
   };
 }
 

@@ -1,7 +1,8 @@
 /**
  * Builds the typed English assessment from a plan, its alignment evidence, the frame signal
  * and the fitted scores (pure; the engine does the I/O). Word status: skipped by the aligner
- * → skipped (readType 2); read with accuracy under MISPRONOUNCED → mispronounced.
+ * → skipped (readType 2); read with accuracy under MISPRONOUNCED → mispronounced. Extra speech
+ * (insertions.ts) becomes extra words: inserted (readType 1) or repeated (readType 3).
  */
 import type { PhoneSegment } from '../../acoustic/types.js';
 import { alignPhonics, toArpabet } from '../lexicon/index.js';
@@ -9,6 +10,7 @@ import type { EvaluationConfig } from '../../evaluation/config.js';
 import { GRADE_BAND_WEIGHTS, weightedOverall } from '../../assessment/shaping.js';
 import { clamp100, fromExpert, EXPERT_FULL, gopAcceptability, WORD_GOP_THRESHOLD } from './dimensions.js';
 import type { ReadingEvidence, WordEvidence } from './evidence.js';
+import type { ExtraSpeech } from './insertions.js';
 import { judgePhones } from './phones.js';
 import type { ReadingPlan } from './plan.js';
 import type { ScoredReading, WordScores } from './score.js';
@@ -17,6 +19,12 @@ import { judgeProsody } from './prosody.js';
 
 /** A read word under this accuracy (0-100) is marked mispronounced. */
 export const MISPRONOUNCED = 50;
+/** Weight of an inserted word against a reference word in integrity (as the Mandarin engine's). */
+export const INSERTION_WEIGHT = 0.5;
+/** Fluency lost per repetition, as a share of the reading's words times this. */
+export const REPETITION_COST = 1.5;
+/** Repetitions take at most this share of fluency. */
+const MAX_REPETITION_SHARE = 0.5;
 
 export interface BuildInput {
   config: EvaluationConfig;
@@ -26,6 +34,8 @@ export interface BuildInput {
   loop: readonly PhoneSegment[];
   durationSec: number;
   warnings: { code: number; message: string }[];
+  /** Insertions and repetitions (insertions.ts); none when not looked for. */
+  extra?: readonly ExtraSpeech[];
   /** The audio is telephone band (no energy above 4 kHz, or sampled at 8 kHz or below). */
   narrowband?: boolean;
 }
@@ -37,7 +47,14 @@ export function buildAssessment(input: BuildInput): EnglishAssessment {
   const narrow = input.narrowband === true;
   const threshold = wordThreshold(evidence);
   const words = evidence.words.map((w, i) => buildWord(w, scored.words[i], input.loop, config.slack + (narrow ? 1 : 0), threshold));
-  const readShare = words.filter((w) => w.readStatus !== 'skipped').length / Math.max(1, words.length);
+  const extra = evidence.ok ? (input.extra ?? []) : [];
+  const extraWords = extra.map((x) => extraWord(x, evidence));
+  const inserted = extra.filter((x) => x.kind === 'inserted').length;
+  const repetitions = extra.length - inserted;
+  // Integrity: reference words covered, an inserted word counting half a reference word against
+  // it (the Mandarin engine's rule); a repetition is a fluency fault and leaves it alone.
+  const readShare = words.filter((w) => w.readStatus !== 'skipped').length / Math.max(1, words.length + INSERTION_WEIGHT * inserted);
+  const repetitionShare = Math.min(MAX_REPETITION_SHARE, (REPETITION_COST * repetitions) / Math.max(1, words.length));
   const prosody = judgeProsody(plan, scored);
   const u = scored.utterance;
   // Accuracy is the fitted utterance score, held down to the words' own (GOP-capped) mean so
@@ -51,7 +68,7 @@ export function buildAssessment(input: BuildInput): EnglishAssessment {
   const dimensions = {
     integrity: clamp100(readShare * 100),
     accuracy: Math.min(fromExpert(u.accuracy, EXPERT_FULL.utterance), wordMean + 10),
-    fluency: fromExpert(u.fluency, EXPERT_FULL.utterance) * credit,
+    fluency: fromExpert(u.fluency, EXPERT_FULL.utterance) * credit * (1 - repetitionShare),
     readingSkill: prosody.readingSkill * credit,
     emotion: prosody.emotion * credit,
   };
@@ -69,12 +86,13 @@ export function buildAssessment(input: BuildInput): EnglishAssessment {
     weights,
     expert: { ...u },
     skill: prosody.skill,
-    fluencyMeasures: scored.fluency,
+    fluencyMeasures: { ...scored.fluency, repetitions },
     intonation: scored.intonation,
     rearTone: scored.intonation.rearTone,
     boundaries: scored.fluency.boundaries,
     words,
-    sentences: buildSentences(plan, words, evidence.ok),
+    extraWords,
+    sentences: buildSentences(plan, words, extraWords, evidence.ok),
     warnings: input.warnings,
   };
 }
@@ -151,15 +169,51 @@ export function wordThreshold(ev: ReadingEvidence): number {
   return Math.max(WORD_GOP_THRESHOLD - 1, Math.min(WORD_GOP_THRESHOLD, median - 2.5));
 }
 
-function buildSentences(plan: ReadingPlan, words: WordAssessment[], ok: boolean): SentenceAssessment[] {
+/**
+ * An extra word: a repetition carries the repeated word's text and spelling; an inserted word
+ * is not named, its text is the loop's phones between slashes. Unscored; `index` is the
+ * reference word it follows (-1 before the first word).
+ */
+function extraWord(x: ExtraSpeech, ev: ReadingEvidence): WordAssessment {
+  const after = ev.words[Math.max(0, x.after)].entry.word;
+  const said = x.word !== null ? ev.words[x.word].entry.word : null;
+  return {
+    index: x.after,
+    sentenceIndex: after.sentenceIndex,
+    text: said ? said.text : `/${x.heard.join(' ').toLowerCase()}/`,
+    beginIndex: said ? said.beginIndex : -1,
+    endIndex: said ? said.endIndex : -1,
+    parts: said ? said.parts : [],
+    readType: x.kind === 'repeated' ? 3 : 1,
+    readStatus: x.kind,
+    accuracy: 0,
+    stressScore: 0,
+    overall: 0,
+    startFrame: x.startFrame,
+    endFrame: x.endFrame,
+    pauseAfterMs: 0,
+    phones: [],
+    stress: [],
+    phonics: [],
+    linkable: false,
+    oov: false,
+    pronunciation: x.heard.join(' '),
+    pronunciationSource: 'heard',
+  };
+}
+
+function buildSentences(plan: ReadingPlan, words: WordAssessment[], extraWords: WordAssessment[], ok: boolean): SentenceAssessment[] {
   return plan.analysis.sentences.map((s) => {
     const ws = words.slice(s.firstWord, s.endWord);
+    const extra = extraWords.filter((w) => w.index >= s.firstWord && w.index < s.endWord);
+    const inserted = extra.filter((w) => w.readType === 1).length;
+    const repeated = extra.length - inserted;
     const read = ws.filter((w) => w.readStatus !== 'skipped');
     const mean = (f: (w: WordAssessment) => number) => (ws.length ? ws.reduce((a, w) => a + f(w), 0) / ws.length : 0);
-    const integrity = ws.length ? (read.length / ws.length) * 100 : 0;
+    const integrity = ws.length ? (read.length / (ws.length + INSERTION_WEIGHT * inserted)) * 100 : 0;
     const accuracy = mean((w) => w.accuracy);
     const gaps = read.slice(0, -1).filter((w) => w.pauseAfterMs >= 500).length;
-    const fluency = ok && read.length ? clamp100(100 - 15 * gaps - (100 - integrity) * 0.5) : 0;
+    const fluency = ok && read.length ? clamp100(100 - 15 * (gaps + repeated) - (100 - integrity) * 0.5) : 0;
     return {
       index: s.index,
       text: s.text,

@@ -2,7 +2,8 @@
  * The English read-aloud and connected-speech engine (en-US, en-GB; kinds word, sentence,
  * passage, alpha, connected). One flow for every kind: plan the text (lexicon, all accepted
  * pronunciations, optional word slots) → forced alignment with phones and GOP → frame signal
- * (energy, F0) → fitted scores → typed assessment. Audio that does not match the text gives
+ * (energy, F0) → insertions and repetitions where the alignment shows signs of extra speech
+ * (read-aloud kinds only) → fitted scores → typed assessment. Audio that does not match the text gives
  * low scores and warnings, never an exception; text errors throw invalid() (40001).
  */
 import type { AcousticBackend, PhoneSegment } from '../../acoustic/types.js';
@@ -15,6 +16,7 @@ import { loadEnglishScoringModel, type EnglishScoringModel } from '../scoring-mo
 import { assessConnectedSpeech, type ConnectedResult } from '../connected/assess.js';
 import { alignReading, alignSkipped } from './align.js';
 import { buildAssessment } from './build.js';
+import { findExtraSpeech } from './insertions.js';
 import { readEvidence, rescueSkipped, yieldingWords, type ReadingEvidence } from './evidence.js';
 import { grammarOf, planReading, withCustomPronunciations, type ReadingPlan } from './plan.js';
 import { scoreReading } from './score.js';
@@ -33,6 +35,8 @@ export interface EnglishEngineDeps {
 export interface ReadingOptions {
   /** Caller-supplied pronunciations, word → ARPAbet strings, accepted beside the lexicon's. */
   customPronunciations?: Readonly<Record<string, string[]>>;
+  /** Look for insertions and repetitions (insertions.ts); default true. */
+  extraSpeech?: boolean;
 }
 
 export interface EnglishEngine {
@@ -89,11 +93,12 @@ export function createEnglishEngine(deps: EnglishEngineDeps): EnglishEngine {
     },
     async inspect(config, audio, opts) {
       const { plan, evidence, signal, loop } = await analyse(config, audio, opts);
+      const extra = opts?.extraSpeech === false ? [] : await findExtraSpeech(deps.backend, audio.pcm, plan, evidence, signal.energyDb, loop);
       const scored = scoreReading(evidence, signal, model);
       // What the loop heard is judged only when some phone scores low (as documented).
       const lowPhones = scored.words.some((w) => w.phones.some((s) => s * 100 < LOW_PHONE_SCORE));
       return buildAssessment({
-        config, plan, evidence, scored, loop: evidence.ok && lowPhones ? loop : [], durationSec: audio.durationSec, warnings: warningsFor(audio, evidence),
+        config, plan, evidence, scored, extra, loop: evidence.ok && lowPhones ? loop : [], durationSec: audio.durationSec, warnings: warningsFor(audio, evidence),
         narrowband: audio.lowSampleRate || signal.narrowband === true,
       });
     },

@@ -60,6 +60,8 @@ export interface FluencyMeasures {
   /** Pauses inside clauses longer than HESITATION_MS. */
   hesitations: number;
   meanPauseMs: number;
+  /** Words said twice (set once extra speech has been looked for; 0 before). */
+  repetitions: number;
   boundaries: BoundaryPhrasing[];
 }
 
@@ -106,6 +108,7 @@ export function measureFluency(ev: ReadingEvidence): FluencyMeasures {
     pauseSeconds: pauseFrames / 100,
     hesitations,
     meanPauseMs: pauseCount ? (pauseFrames * 10) / pauseCount : 0,
+    repetitions: 0,
     boundaries,
   };
 }

@@ -30,7 +30,7 @@ export interface PhoneAssessment {
   vowel: boolean;
 }
 
-export type ReadStatus = 'correct' | 'mispronounced' | 'skipped';
+export type ReadStatus = 'correct' | 'mispronounced' | 'skipped' | 'inserted' | 'repeated';
 
 export interface WordAssessment {
   index: number;
@@ -39,8 +39,12 @@ export interface WordAssessment {
   beginIndex: number;
   endIndex: number;
   parts: { part: string; beginIndex: number; endIndex: number }[];
-  /** 0 inside the reference, 2 omission (insertions and repetitions are not detected yet). */
-  readType: 0 | 2;
+  /**
+   * 0 inside the reference, 2 omission; 1 insertion and 3 repetition for the extra words of
+   * `EnglishAssessment.extraWords` (`index` is then the reference word they follow, -1 before
+   * the first).
+   */
+  readType: 0 | 1 | 2 | 3;
   readStatus: ReadStatus;
   /** 0-100 each. */
   accuracy: number;
@@ -92,7 +96,14 @@ export interface EnglishAssessment {
   intonation: IntonationMeasures;
   rearTone: RearTone;
   boundaries: BoundaryPhrasing[];
+  /** The reference words, in order (readType 0 or 2). */
   words: WordAssessment[];
+  /**
+   * Speech added to the reference (readType 1 'inserted', 3 'repeated'), in reading order, each
+   * placed after the reference word `index` (-1: before the first). An inserted word is not named (the engine has no
+   * open vocabulary): its `text` is the phones the free loop heard, between slashes. Unscored.
+   */
+  extraWords: WordAssessment[];
   sentences: SentenceAssessment[];
   warnings: { code: number; message: string }[];
 }

@@ -1,0 +1,251 @@
+/**
+ * Insertions and repetitions: speech the reader added to the reference. The optional-slot
+ * alignment has no place for it, so it ends up in the silence between two words (then as loud
+ * as speech, unlike a pause: at least LOUD_GAP_FRAMES within LOUD_DB of the reading's speech
+ * level; before the first word and after the last one too), inside one word (then OVERLONG_RATIO
+ * times as long as the reader's median pace per phone gives it, and OVERLONG_FRAMES over), or
+ * spread over two words (which then hold EXCESS_PHONES more phones of the free phone loop,
+ * decoded for GOP anyway, than the reader's median ratio of loop phones to expected phones
+ * gives them). Only word pairs showing one of those signs are decoded again, over their window
+ * (the two words and what lies between; words the alignment skipped in between stay optional):
+ * 1. with an optional slot between the two that may be either word again. A repetition is a
+ *    word that slot takes whose two tokens sound alike (`repeatLikeness`: DTW of log mel
+ *    frames, similarity.ts), since the slot also takes other speech when nothing else can;
+ * 2. otherwise with the backend's garbage loop of phones allowed around the two words (held back
+ *    by its insertion penalty, so it only wins speech no word explains): a loop run of at least
+ *    INSERTED_FRAMES is an inserted word.
+ * The two are decoded apart because the loop's insertion penalty would hold the repeat slot
+ * back as well. A clean reading rarely shows a sign, so it mostly costs nothing (the cost is
+ * printed by `validity:en --only native`).
+ */
+import { INSERTION_LABEL, SAMPLES_PER_FRAME, type AcousticBackend, type FrameWindow, type GrammarSlot, type PhoneSegment, type UnitSegment } from '../../acoustic/types.js';
+import type { ReadingEvidence, WordEvidence } from './evidence.js';
+import type { ReadingPlan } from './plan.js';
+import { grammarOf } from './plan.js';
+import { dtwDistance, meanFrame, meanNormalised, melFrames } from './similarity.js';
+
+/** Frames of the gap within LOUD_DB of the speech level from which it may hide a word. */
+export const LOUD_GAP_FRAMES = 10;
+/** dB under the reading's speech level (95th percentile of frame energy) that still counts as speech. */
+export const LOUD_DB = 15;
+/** A word this many times its expected length (phones × the reader's frames per phone) ... */
+export const OVERLONG_RATIO = 2;
+/** ... and at least this many frames over it may hide a word. */
+export const OVERLONG_FRAMES = 20;
+/**
+ * Loop phones over a word pair beyond what its pronunciations have (scaled by the reading's
+ * own ratio of loop phones to expected phones) from which the pair may hide a word.
+ */
+export const EXCESS_PHONES = 4.5;
+/** Frames the garbage loop must take to count as an inserted word (200 ms). */
+export const INSERTED_FRAMES = 20;
+/** Shortest repeated word, frames. */
+export const REPEATED_FRAMES = 8;
+/** Likeness (repeatLikeness) up to which the repeat slot's word counts as said twice. */
+export const REPEATED_LIKENESS = 0.7;
+/** Longest ratio of the two tokens' lengths of a repeated word. */
+export const REPEATED_LENGTH_RATIO = 2;
+/** Read words on each side of a window that the repeat's likeness is also measured against. */
+const LIKENESS_NEIGHBOURS = 2;
+/** Frames of margin around a window. */
+const MARGIN = 3;
+
+export interface ExtraSpeech {
+  /** Reference word after which the extra speech was heard (-1: before the first word). */
+  after: number;
+  kind: 'inserted' | 'repeated';
+  /** For a repetition: the reference word said again. */
+  word: number | null;
+  /** Loop phones heard over the extra speech (ARPAbet). */
+  heard: string[];
+  /** Frames the finding takes in: the extra speech, and for a repetition both tokens. */
+  extent: FrameWindow;
+  startFrame: number;
+  endFrame: number;
+}
+
+/** Audio looked at before the first word and after the last one, frames at most. */
+const EDGE_FRAMES = 150;
+
+export interface CandidatePair {
+  /** Reference index of the read word before (-1: the reading's start). */
+  first: number;
+  /** Reference index of the read word after (the word count: the reading's end). */
+  second: number;
+  loud: number;
+  overlong: boolean;
+  excess: number;
+}
+
+function median(v: number[]): number {
+  const s = [...v].sort((a, b) => a - b);
+  return s.length ? s[Math.floor((s.length - 1) / 2)] : 0;
+}
+
+/** Silence and noise units of the loop. */
+function isSpeechPhone(phone: string): boolean {
+  return phone !== 'SIL' && !/^[+<[]/.test(phone);
+}
+
+/** Word pairs whose gap is loud or one of whose words is overlong. */
+export function candidatePairs(ev: ReadingEvidence, energyDb: Float32Array, loop: readonly PhoneSegment[]): CandidatePair[] {
+  const read = ev.words.filter((w) => w.status === 'read');
+  if (read.length < 2) return [];
+  const sorted = Float32Array.from(energyDb).sort();
+  const speech = sorted[Math.floor(0.95 * (sorted.length - 1))] ?? -100;
+  // The reader's pace and the loop's phones per expected phone, as medians over the words so
+  // that the word hiding the extra speech does not set them.
+  const perPhone = median(read.map((w) => (w.endFrame - w.startFrame) / Math.max(1, w.phones.length)));
+  const overlong = (w: WordEvidence) => {
+    const expected = w.phones.length * perPhone;
+    const d = w.endFrame - w.startFrame;
+    return d >= OVERLONG_RATIO * expected && d >= expected + OVERLONG_FRAMES;
+  };
+  const mids = loop.filter((p) => isSpeechPhone(p.phone)).map((p) => (p.startFrame + p.endFrame) / 2);
+  const heard = (from: number, to: number) => mids.filter((m) => m >= from && m < to).length;
+  const rate = median(read.map((w) => heard(w.startFrame, w.endFrame) / Math.max(1, w.phones.length)));
+  const out: CandidatePair[] = [];
+  const loudIn = (from: number, to: number) => {
+    let n = 0;
+    for (let f = Math.max(0, from); f < Math.min(energyDb.length, to); f++) if (energyDb[f] > speech - LOUD_DB) n++;
+    return n;
+  };
+  // Speech before the first word or after the last one (a repeated first word, an added word).
+  const lead = loudIn(read[0].startFrame - EDGE_FRAMES, read[0].startFrame);
+  if (lead >= LOUD_GAP_FRAMES) out.push({ first: -1, second: read[0].index, loud: lead, overlong: false, excess: 0 });
+  const last = read[read.length - 1];
+  const tail = loudIn(last.endFrame, last.endFrame + EDGE_FRAMES);
+  for (let k = 0; k + 1 < read.length; k++) {
+    const a = read[k];
+    const b = read[k + 1];
+    const loud = loudIn(a.endFrame, b.startFrame);
+    const long = overlong(a) || overlong(b);
+    const excess = loop.length ? heard(a.startFrame, b.endFrame) - rate * (a.phones.length + b.phones.length) : 0;
+    if (loud >= LOUD_GAP_FRAMES || long || excess >= EXCESS_PHONES) out.push({ first: a.index, second: b.index, loud, overlong: long, excess });
+  }
+  if (tail >= LOUD_GAP_FRAMES) out.push({ first: last.index, second: ev.words.length, loud: tail, overlong: false, excess: 0 });
+  return out;
+}
+
+export interface PairDecode {
+  pair: CandidatePair;
+  units: UnitSegment[];
+  found: ExtraSpeech[];
+}
+
+/**
+ * Decodes one candidate pair's window (see the file comment): first with the optional repeat
+ * slot (the garbage loop's insertion penalty would weigh on it too, so the two are decoded
+ * apart), then, when no repetition was found, with the garbage loop. Words the alignment
+ * skipped between the two stay optional slots, so that their speech is not taken for extra.
+ */
+export async function decodePair(backend: AcousticBackend, pcm: Int16Array, plan: ReadingPlan, ev: ReadingEvidence, pair: CandidatePair, loop: readonly PhoneSegment[] = []): Promise<PairDecode> {
+  const slots = grammarOf(plan.entries, false).slots;
+  const a = ev.words[pair.first] as WordEvidence | undefined;
+  const b = ev.words[pair.second] as WordEvidence | undefined;
+  const between = slots.slice(pair.first + 1, pair.second).map((slot) => ({ ...slot, optional: true }));
+  const frames = Math.floor(pcm.length / SAMPLES_PER_FRAME);
+  const window: FrameWindow = {
+    startFrame: Math.max(0, (a ? a.startFrame : b!.startFrame - EDGE_FRAMES) - MARGIN),
+    endFrame: Math.min(frames, (b ? b.endFrame : a!.endFrame + EDGE_FRAMES) + MARGIN),
+  };
+  const before = a ? [slots[pair.first]] : [];
+  const after = b ? [slots[pair.second]] : [];
+  const heard = (from: number, to: number) => loop.filter((p) => isSpeechPhone(p.phone) && (p.startFrame + p.endFrame) / 2 >= from && (p.startFrame + p.endFrame) / 2 < to).map((p) => p.phone);
+  const again: GrammarSlot = { optional: true, alternatives: [...before, ...after].flatMap((slot) => slot.alternatives) };
+  const repeat = await backend.align('en', pcm, { slots: [...before, again, ...between, ...after] }, { window });
+  const rep = repeat.ok ? repeat.units.find((u) => u.slot === before.length) : undefined;
+  const likeness = repeat.ok && rep ? repeatLikeness(pcm, ev, repeat.units, rep) : Infinity;
+  if (repeat.ok && rep && likeness <= REPEATED_LIKENESS) {
+    // The later token is the repetition; it follows the word it repeats.
+    const word = Number(rep.label);
+    const tokens = repeat.units.filter((u) => u.slot >= 0 && u.label === rep.label);
+    const later = tokens[tokens.length - 1];
+    const extent = { startFrame: tokens[0].startFrame, endFrame: later.endFrame };
+    return { pair, units: repeat.units, found: [{ after: word, kind: 'repeated', word, heard: heard(later.startFrame, later.endFrame), startFrame: later.startFrame, endFrame: later.endFrame, extent }] };
+  }
+  const r = await backend.align('en', pcm, { slots: [...before, ...between, ...after], allowInsertions: true }, { window });
+  if (!r.ok) return { pair, units: [], found: [] };
+  const ins = r.units.filter((u) => u.slot < 0 && u.label === INSERTION_LABEL);
+  const insFrames = ins.reduce((s, u) => s + u.endFrame - u.startFrame, 0);
+  if (insFrames < INSERTED_FRAMES) return { pair, units: r.units, found: [] };
+  const [startFrame, endFrame] = [ins[0].startFrame, ins[ins.length - 1].endFrame];
+  // Speech before the first word's token belongs after the word before it (a neighbour pair's).
+  const first = r.units.find((u) => u.slot >= 0);
+  const follows = first && startFrame < first.startFrame ? previousRead(ev, Number(first.label)) : lastBefore(r.units, startFrame, pair.first);
+  return { pair, units: r.units, found: [{ after: follows, kind: 'inserted', word: null, heard: heard(startFrame, endFrame), startFrame, endFrame, extent: { startFrame, endFrame } }] };
+}
+
+/**
+ * How much closer the repeat slot's audio lies to the other token of its word than to any other
+ * word nearby (DTW distance to the other token over the least distance to the others: under 1
+ * when it is nearer its own word). The others are the window's other words and up to
+ * LIKENESS_NEIGHBOURS read words on each side. Infinite when either token is shorter than
+ * REPEATED_FRAMES or one is over REPEATED_LENGTH_RATIO times the other's length.
+ */
+function repeatLikeness(pcm: Int16Array, ev: ReadingEvidence, units: readonly UnitSegment[], rep: UnitSegment): number {
+  const words = units.filter((u) => u.slot >= 0);
+  const twin = words.find((u) => u !== rep && u.label === rep.label);
+  if (!twin) return Infinity;
+  // Two tokens of one word by one reader differ little in length.
+  const [d1, d2] = [rep.endFrame - rep.startFrame, twin.endFrame - twin.startFrame];
+  if (Math.min(d1, d2) < REPEATED_FRAMES || Math.max(d1, d2) > REPEATED_LENGTH_RATIO * Math.min(d1, d2)) return Infinity;
+  const spans = words.filter((u) => u !== rep && u !== twin).map((u) => ({ startFrame: u.startFrame, endFrame: u.endFrame }));
+  const first = Math.min(...words.map((u) => u.startFrame));
+  const last = Math.max(...words.map((u) => u.endFrame));
+  const read = ev.words.filter((w) => w.status === 'read');
+  const before = read.filter((w) => w.endFrame <= first).slice(-LIKENESS_NEIGHBOURS);
+  const after = read.filter((w) => w.startFrame >= last).slice(0, LIKENESS_NEIGHBOURS);
+  for (const w of [...before, ...after]) spans.push({ startFrame: w.startFrame, endFrame: w.endFrame });
+  if (spans.length === 0) return Infinity;
+  const from = Math.min(first, ...spans.map((s) => s.startFrame));
+  const to = Math.max(last, ...spans.map((s) => s.endFrame));
+  const all = melFrames(pcm, from, to);
+  const norm = meanNormalised(all, meanFrame(all));
+  const cut = (s: { startFrame: number; endFrame: number }) => norm.slice(s.startFrame - from, s.endFrame - from);
+  const own = cut(rep);
+  const toTwin = dtwDistance(own, cut(twin));
+  const toOther = Math.min(...spans.map((s) => dtwDistance(own, cut(s))));
+  return toTwin / Math.max(1e-6, toOther);
+}
+
+/** The read word before word `k` (-1 when there is none). */
+function previousRead(ev: ReadingEvidence, k: number): number {
+  for (let j = k - 1; j >= 0; j--) if (ev.words[j].status === 'read') return j;
+  return -1;
+}
+
+/** The reference word of the last word unit of the decode that ends by `frame` (`fallback` when none). */
+function lastBefore(units: readonly UnitSegment[], frame: number, fallback: number): number {
+  const before = units.filter((u) => u.slot >= 0 && u.endFrame <= frame);
+  return before.length ? Number(before[before.length - 1].label) : fallback;
+}
+
+/** Extra speech of a reading, in reading order. */
+export async function findExtraSpeech(
+  backend: AcousticBackend,
+  pcm: Int16Array,
+  plan: ReadingPlan,
+  ev: ReadingEvidence,
+  energyDb: Float32Array,
+  loop: readonly PhoneSegment[],
+): Promise<ExtraSpeech[]> {
+  if (!ev.ok) return [];
+  const pairs = candidatePairs(ev, energyDb, loop);
+  const decoded = await Promise.all(pairs.map((p) => decodePair(backend, pcm, plan, ev, p, loop)));
+  return dedupe(decoded.flatMap((d) => d.found));
+}
+
+/**
+ * Overlapping pairs (a, b) and (b, c) can both find the same extra speech: of two findings
+ * whose extents overlap, the first is kept.
+ */
+function dedupe(found: ExtraSpeech[]): ExtraSpeech[] {
+  const out: ExtraSpeech[] = [];
+  for (const f of [...found].sort((x, y) => x.extent.startFrame - y.extent.startFrame)) {
+    const last = out[out.length - 1];
+    if (last && f.extent.startFrame < last.extent.endFrame) continue;
+    out.push(f);
+  }
+  return out;
+}

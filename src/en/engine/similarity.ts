@@ -1,0 +1,127 @@
+/**
+ * How alike two stretches of the same recording sound: log mel filterbank frames (25 ms
+ * Hamming windows every 10 ms, 24 triangular bands from 100 Hz to 7.6 kHz; Davis & Mermelstein
+ * 1980) compared by dynamic time warping (Sakoe & Chiba 1978), the mean frame distance along
+ * the best path. Used to confirm that a word the aligner took twice was said twice: the two
+ * tokens of one word by one speaker lie closer together than either lies to other words.
+ * Pure; cost grows with the product of the two lengths (a few thousand frame pairs a word).
+ */
+import { SAMPLE_RATE, SAMPLES_PER_FRAME } from '../../acoustic/types.js';
+
+const WINDOW = 400;
+const FFT = 512;
+const BANDS = 24;
+const LOW_HZ = 100;
+const HIGH_HZ = 7600;
+
+const HAMMING = Float64Array.from({ length: WINDOW }, (_, n) => 0.54 - 0.46 * Math.cos((2 * Math.PI * n) / (WINDOW - 1)));
+
+const mel = (hz: number) => 2595 * Math.log10(1 + hz / 700);
+const hz = (m: number) => 700 * (10 ** (m / 2595) - 1);
+
+/** Triangular filters over the FFT bins: [first bin, weights] per band. */
+const FILTERS: { first: number; weights: Float64Array }[] = (() => {
+  const edges = Array.from({ length: BANDS + 2 }, (_, i) => (hz(mel(LOW_HZ) + ((mel(HIGH_HZ) - mel(LOW_HZ)) * i) / (BANDS + 1)) * FFT) / SAMPLE_RATE);
+  return Array.from({ length: BANDS }, (_, b) => {
+    const [lo, mid, hi] = [edges[b], edges[b + 1], edges[b + 2]];
+    const first = Math.ceil(lo);
+    const last = Math.floor(hi);
+    const weights = new Float64Array(Math.max(0, last - first + 1));
+    for (let k = first; k <= last; k++) weights[k - first] = k <= mid ? (k - lo) / (mid - lo) : (hi - k) / (hi - mid);
+    return { first, weights };
+  });
+})();
+
+/** In-place radix-2 FFT of (re, im), length a power of two. */
+function fft(re: Float64Array, im: Float64Array): void {
+  const n = re.length;
+  for (let i = 1, j = 0; i < n; i++) {
+    let bit = n >> 1;
+    for (; j & bit; bit >>= 1) j ^= bit;
+    j ^= bit;
+    if (i < j) {
+      [re[i], re[j]] = [re[j], re[i]];
+      [im[i], im[j]] = [im[j], im[i]];
+    }
+  }
+  for (let len = 2; len <= n; len <<= 1) {
+    const ang = (-2 * Math.PI) / len;
+    for (let i = 0; i < n; i += len) {
+      for (let k = 0; k < len / 2; k++) {
+        const wr = Math.cos(ang * k);
+        const wi = Math.sin(ang * k);
+        const xr = re[i + k + len / 2] * wr - im[i + k + len / 2] * wi;
+        const xi = re[i + k + len / 2] * wi + im[i + k + len / 2] * wr;
+        re[i + k + len / 2] = re[i + k] - xr;
+        im[i + k + len / 2] = im[i + k] - xi;
+        re[i + k] += xr;
+        im[i + k] += xi;
+      }
+    }
+  }
+}
+
+/** Log mel frames of frames [startFrame, endFrame) of 16 kHz PCM. */
+export function melFrames(pcm: Int16Array, startFrame: number, endFrame: number): Float64Array[] {
+  const out: Float64Array[] = [];
+  const re = new Float64Array(FFT);
+  const im = new Float64Array(FFT);
+  for (let f = startFrame; f < endFrame; f++) {
+    const centre = f * SAMPLES_PER_FRAME + SAMPLES_PER_FRAME / 2;
+    re.fill(0);
+    im.fill(0);
+    for (let n = 0; n < WINDOW; n++) {
+      const i = centre - WINDOW / 2 + n;
+      re[n] = i >= 0 && i < pcm.length ? (pcm[i] / 32768) * HAMMING[n] : 0;
+    }
+    fft(re, im);
+    const v = new Float64Array(BANDS);
+    for (let b = 0; b < BANDS; b++) {
+      const { first, weights } = FILTERS[b];
+      let e = 0;
+      for (let k = 0; k < weights.length; k++) e += weights[k] * (re[first + k] ** 2 + im[first + k] ** 2);
+      v[b] = Math.log(e + 1e-10);
+    }
+    out.push(v);
+  }
+  return out;
+}
+
+/** Subtracts the mean frame of `frames` (cepstral mean normalisation in the log mel domain). */
+export function meanNormalised(frames: Float64Array[], mean: Float64Array): Float64Array[] {
+  return frames.map((v) => v.map((x, b) => x - mean[b]));
+}
+
+export function meanFrame(frames: readonly Float64Array[]): Float64Array {
+  const m = new Float64Array(BANDS);
+  for (const v of frames) for (let b = 0; b < BANDS; b++) m[b] += v[b] / Math.max(1, frames.length);
+  return m;
+}
+
+/** Mean Euclidean frame distance along the best DTW path (steps right, down, diagonal). */
+export function dtwDistance(a: readonly Float64Array[], b: readonly Float64Array[]): number {
+  const n = a.length;
+  const m = b.length;
+  if (n === 0 || m === 0) return Infinity;
+  let prev = new Float64Array(m + 1).fill(Infinity);
+  let prevLen = new Float64Array(m + 1);
+  prev[0] = 0;
+  for (let i = 1; i <= n; i++) {
+    const cur = new Float64Array(m + 1).fill(Infinity);
+    const curLen = new Float64Array(m + 1);
+    for (let j = 1; j <= m; j++) {
+      let d = 0;
+      for (let k = 0; k < a[i - 1].length; k++) d += (a[i - 1][k] - b[j - 1][k]) ** 2;
+      d = Math.sqrt(d);
+      let best = prev[j - 1];
+      let len = prevLen[j - 1];
+      if (prev[j] < best) (best = prev[j]), (len = prevLen[j]);
+      if (cur[j - 1] < best) (best = cur[j - 1]), (len = curLen[j - 1]);
+      cur[j] = best + d;
+      curLen[j] = len + 1;
+    }
+    prev = cur;
+    prevLen = curLen;
+  }
+  return prev[m] / Math.max(1, prevLen[m]);
+}

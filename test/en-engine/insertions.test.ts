@@ -1,0 +1,85 @@
+/**
+ * Insertions (readType 1) and repetitions (readType 3) on native recordings spliced in memory
+ * at the spans of the engine's own alignment of the unaltered reading; the reference text is
+ * unchanged, so the extra speech is not in it.
+ */
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import type { DecodedAudio } from '../../src/audio/decode.js';
+import { presentReadAloud } from '../../src/assessment/presenter.js';
+import { toAssessment } from '../../src/en/engine/index.js';
+import { audio, closeEngine, config, englishEngine, LIBRIVOX1, LJ2 } from './setup.js';
+
+after(closeEngine);
+
+const LJ5 = {
+  file: ['ljspeech', 'wavs', 'LJ001-0005.flac'],
+  text:
+    'the invention of movable metal letters in the middle of the fifteenth century may justly be considered as the invention of the art of printing.',
+};
+
+/** `a` with `piece` inserted at frame `at` (10 ms frames of 16 kHz audio). */
+function spliced(a: DecodedAudio, at: number, piece: Int16Array): DecodedAudio {
+  const pcm = new Int16Array(a.pcm.length + piece.length);
+  pcm.set(a.pcm.subarray(0, at * 160));
+  pcm.set(piece, at * 160);
+  pcm.set(a.pcm.subarray(at * 160), at * 160 + piece.length);
+  return { ...a, pcm, durationSec: pcm.length / 16000 };
+}
+
+test('a clean native reading shows no insertion and no repetition', async () => {
+  const { engine } = await englishEngine();
+  const cfg = config({ referenceText: LJ5.text });
+  const en = await engine.inspect(cfg, await audio(...LJ5.file));
+  assert.deepEqual(en.extraWords.map((w) => w.text), []);
+  assert.equal(en.fluencyMeasures.repetitions, 0);
+  assert.ok(toAssessment(en, cfg).units.every((u) => u.readType === 0 || u.readType === 2));
+});
+
+test('a word of another recording spliced in between two words is an insertion (readType 1) there', async () => {
+  const { engine } = await englishEngine();
+  // "Dashwood" from a LibriVox reading, cut at the engine's span of it.
+  const donorAudio = await audio(...LIBRIVOX1.file);
+  const donor = (await engine.inspect(config({ referenceText: LIBRIVOX1.text }), donorAudio)).words.find((w) => w.text === 'Dashwood')!;
+  const piece = donorAudio.pcm.slice(donor.startFrame * 160, donor.endFrame * 160);
+  const cfg = config({ referenceText: LJ2.text });
+  const base = await audio(...LJ2.file);
+  const clean = await engine.inspect(cfg, base);
+  const [comparatively, modern] = [clean.words[2], clean.words[3]];
+  const at = Math.floor((comparatively.endFrame + modern.startFrame) / 2);
+  const en = await engine.inspect(cfg, spliced(base, at, piece));
+  const inserted = en.extraWords.filter((w) => w.readType === 1);
+  assert.equal(inserted.length, 1, `extra words: ${en.extraWords.map((w) => `${w.text}/${w.readType}`).join(', ')}`);
+  assert.equal(inserted[0].readStatus, 'inserted');
+  assert.equal(inserted[0].index, 2, 'placed after "comparatively"');
+  assert.ok(inserted[0].startFrame < at + piece.length / 160 && inserted[0].endFrame > at, 'its span covers the spliced audio');
+  // The reference words are all still read; integrity counts the insertion against them.
+  assert.ok(en.words.every((w) => w.readType === 0));
+  assert.ok(en.dimensions.integrity < 100, `integrity ${en.dimensions.integrity}`);
+  // Listed only with readtype_diagnosis, after the word it follows.
+  const a = toAssessment(en, cfg);
+  assert.deepEqual((presentReadAloud(a, cfg).result.words as { readType: number }[]).map((w) => w.readType), [0, 0, 0, 0]);
+  const diag = presentReadAloud(a, cfg, { readtypeDiagnosis: true }).result.words as { readType: number; readStatus: string }[];
+  assert.deepEqual(diag.map((w) => w.readType), [0, 0, 0, 1, 0]);
+  assert.equal(diag[3].readStatus, 'inserted');
+});
+
+test('a word said twice is a repetition (readType 3) of that word, and fluency counts it', async () => {
+  const { engine } = await englishEngine();
+  const cfg = config({ referenceText: LJ5.text });
+  const base = await audio(...LJ5.file);
+  const clean = await engine.inspect(cfg, base);
+  const word = clean.words[1];
+  assert.equal(word.text, 'invention');
+  const en = await engine.inspect(cfg, spliced(base, word.endFrame, base.pcm.slice(word.startFrame * 160, word.endFrame * 160)));
+  const repeated = en.extraWords.filter((w) => w.readType === 3);
+  assert.deepEqual(repeated.map((w) => [w.text, w.index, w.readStatus]), [['invention', 1, 'repeated']]);
+  assert.equal(en.extraWords.filter((w) => w.readType === 1).length, 0);
+  assert.equal(en.fluencyMeasures.repetitions, 1);
+  // A repetition is a fluency fault, not a gap in coverage.
+  assert.equal(en.dimensions.integrity, 100);
+  const a = toAssessment(en, cfg);
+  const units = a.units.map((u) => [u.text, u.readType]);
+  assert.deepEqual(units.slice(0, 4), [['the', 0], ['invention', 0], ['invention', 3], ['of', 0]]);
+  assert.deepEqual(a.sentences[0].units, a.units.map((_, i) => i));
+});
