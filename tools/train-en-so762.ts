@@ -4,6 +4,7 @@
  *
  *   npx tsx tools/train-en-so762.ts extract [--split train|test] [--limit N] [--cache DIR]
  *   npx tsx tools/train-en-so762.ts fit [--cache DIR]
+ *   npx tsx tools/train-en-so762.ts cv [--cache DIR]
  *
  * `extract` aligns every scored utterance once with the engine's own plan and backend and
  * caches the alignment and frame signal (energy, F0) as JSON under the cache folder (default:
@@ -22,9 +23,9 @@ import { alignReading } from '../src/en/engine/align.js';
 import { measureSignal } from '../src/en/engine/signal.js';
 import { createInThreadBackend } from '../src/acoustic/backend.js';
 import { loadConfig } from '../src/config.js';
-import type { AcousticBackend, AlignResult } from '../src/acoustic/types.js';
+import type { AcousticBackend, AlignResult, PhoneSegment } from '../src/acoustic/types.js';
 import { readEvidence, type ReadingEvidence } from '../src/en/engine/evidence.js';
-import { phoneRows, utteranceRow, wordRows } from '../src/en/engine/score.js';
+import { phoneRows, scoreReading, utteranceRow, wordRows } from '../src/en/engine/score.js';
 import type { SignalFrames } from '../src/en/engine/signal.js';
 import { fitLogistic, fitRidge, pearson, predict, type LinearModel } from '../src/en/scoring-model/linear.js';
 import { MODEL_FILE, type EnglishScoringModel } from '../src/en/scoring-model/model.js';
@@ -58,6 +59,8 @@ export interface CachedUtterance {
   result: AlignResult;
   energyDb: number[];
   f0: number[];
+  /** Free phone loop over the audio as [phone, startFrame, endFrame] (absent in older caches). */
+  loop?: [string, number, number][];
 }
 
 export function readScores(split: 'train' | 'test'): Record<string, So762Utterance> {
@@ -82,10 +85,13 @@ export async function extractOne(
 ): Promise<CachedUtterance> {
   const audio = await decodeAudio(fs.readFileSync(path.join(SO762_DIR, split, `${id}.opus`)));
   const plan = planReading(lexicon, text, 'sentence', 'en-US');
-  const { result } = await alignReading(backend, audio.pcm, plan.grammar);
+  const { result, loop } = await alignReading(backend, audio.pcm, plan.grammar);
   const signal = measureSignal(audio.pcm);
   const round = (a: Float32Array, k: number) => Array.from(a, (v) => Math.round(v * k) / k);
-  return { id, text, result, energyDb: round(signal.energyDb, 10), f0: round(signal.f0, 10) };
+  return {
+    id, text, result, energyDb: round(signal.energyDb, 10), f0: round(signal.f0, 10),
+    loop: loop.map((s) => [s.phone, s.startFrame, s.endFrame]),
+  };
 }
 
 /**
@@ -133,6 +139,8 @@ export interface LabelledReading {
   signal: SignalFrames;
   /** so762 word index per reference word when the texts and phone counts agree, else -1. */
   wordLabel: number[];
+  /** What the free phone loop heard (empty for caches written before the loop was kept). */
+  loop: PhoneSegment[];
 }
 
 export function labelled(lexicon: EnglishLexicon, cached: CachedUtterance, label: So762Utterance): LabelledReading {
@@ -145,7 +153,8 @@ export function labelled(lexicon: EnglishLexicon, cached: CachedUtterance, label
     const lw = label.words[i];
     return lw.text.toLowerCase() === w.entry.word.text.toLowerCase() && lw.phones.length === w.phones.length ? i : -1;
   });
-  return { id: cached.id, label, evidence, signal, wordLabel };
+  const loop = (cached.loop ?? []).map(([phone, startFrame, endFrame]) => ({ phone, startFrame, endFrame, score: 0 }));
+  return { id: cached.id, label, evidence, signal, wordLabel, loop };
 }
 
 export function loadLabelled(cache: string, split: 'train' | 'test', lexicon: EnglishLexicon): LabelledReading[] {
@@ -161,10 +170,8 @@ export function loadLabelled(cache: string, split: 'train' | 'test', lexicon: En
 const UTT_TARGETS = ['accuracy', 'completeness', 'fluency', 'prosodic', 'total'] as const;
 const WORD_TARGETS = ['accuracy', 'stress', 'total'] as const;
 
-async function fitAll(cache: string): Promise<void> {
-  const lexicon = await loadEnglishLexicon();
-  const data = loadLabelled(cache, 'train', lexicon);
-  if (data.length < 50) throw new Error(`only ${data.length} cached train utterances; run extract first`);
+/** The whole model fitted on `data` (train utterances only), stage by stage as the engine scores. */
+export function fitModel(data: readonly LabelledReading[]): EnglishScoringModel {
   const placeholder: LinearModel = { names: [], mean: [], std: [], weights: [], bias: 0, min: 0, max: 0 };
   const model: EnglishScoringModel = {
     trainedOn: { corpus: 'speechocean762', split: 'train', utterances: data.length, fittedAt: new Date().toISOString().slice(0, 10) },
@@ -177,7 +184,7 @@ async function fitAll(cache: string): Promise<void> {
   const px: number[][] = [];
   const py: number[] = [];
   for (const r of data) {
-    phoneRows(r.evidence, model).forEach((rows, i) => {
+    phoneRows(r.evidence, model, r.loop).forEach((rows, i) => {
       if (r.wordLabel[i] < 0) return;
       rows.forEach((x, k) => (px.push(x), py.push(r.label.words[r.wordLabel[i]].phonesAccuracy[k] >= 1.5 ? 1 : 0)));
     });
@@ -188,7 +195,7 @@ async function fitAll(cache: string): Promise<void> {
   const wg: string[] = [];
   const wy: Record<(typeof WORD_TARGETS)[number], number[]> = { accuracy: [], stress: [], total: [] };
   for (const r of data) {
-    wordRows(r.evidence, r.signal, model).forEach((row, i) => {
+    wordRows(r.evidence, r.signal, model, r.loop).forEach((row, i) => {
       if (r.wordLabel[i] < 0) return;
       wx.push(row.x);
       wg.push(speakerOf(r.id));
@@ -197,14 +204,101 @@ async function fitAll(cache: string): Promise<void> {
   }
   for (const t of WORD_TARGETS) model.word[t] = ridgeCv([...WORD_FEATURES], wx, wy[t], wg);
   // Stage 3: utterances (0-10) from everything the engine computes.
-  const ux = data.map((r) => utteranceRow(r.evidence, r.signal, model));
+  const ux = data.map((r) => utteranceRow(r.evidence, r.signal, model, r.loop));
   for (const t of UTT_TARGETS) model.utterance[t] = ridgeCv([...UTTERANCE_FEATURES], ux, data.map((r) => r.label[t]), data.map((r) => speakerOf(r.id)));
+  return model;
+}
+
+/** Predictions of a model beside the expert scores, at every level (phones and words whose labels line up). */
+export interface So762Pairs {
+  phone: [number[], number[]];
+  word: Record<(typeof WORD_TARGETS)[number], [number[], number[]]>;
+  utterance: Record<(typeof UTT_TARGETS)[number], [number[], number[]]>;
+}
+
+export function emptyPairs(): So762Pairs {
+  const two = (): [number[], number[]] => [[], []];
+  return {
+    phone: two(),
+    word: { accuracy: two(), stress: two(), total: two() },
+    utterance: { accuracy: two(), completeness: two(), fluency: two(), prosodic: two(), total: two() },
+  };
+}
+
+export function addPairs(out: So762Pairs, model: EnglishScoringModel, data: readonly LabelledReading[]): So762Pairs {
+  for (const r of data) {
+    const s = scoreReading(r.evidence, r.signal, model, r.loop);
+    r.evidence.words.forEach((_, i) => {
+      const k = r.wordLabel[i];
+      if (k < 0) return;
+      const lw = r.label.words[k];
+      s.words[i].phones.forEach((p, j) => (out.phone[0].push(p), out.phone[1].push(lw.phonesAccuracy[j])));
+      for (const t of WORD_TARGETS) out.word[t][0].push(s.words[i][t]), out.word[t][1].push(lw[t]);
+    });
+    for (const t of UTT_TARGETS) out.utterance[t][0].push(s.utterance[t]), out.utterance[t][1].push(r.label[t]);
+  }
+  return out;
+}
+
+export interface So762Figures {
+  utterances: number;
+  phones: number;
+  words: number;
+  phone_accuracy: number;
+  word: Record<string, number>;
+  utterance: Record<string, number>;
+}
+
+export function figuresOf(p: So762Pairs, utterances: number): So762Figures {
+  const r3 = (v: [number[], number[]]) => Math.round(pearson(...v) * 1000) / 1000;
+  return {
+    utterances,
+    phones: p.phone[0].length,
+    words: p.word.total[0].length,
+    phone_accuracy: r3(p.phone),
+    word: Object.fromEntries(Object.entries(p.word).map(([k, v]) => [k, r3(v)])),
+    utterance: Object.fromEntries(Object.entries(p.utterance).map(([k, v]) => [k, r3(v)])),
+  };
+}
+
+/** Five folds of whole speakers (the same split the ridge penalties are chosen on). */
+export function speakerFolds(ids: readonly string[], k = 5): number[] {
+  const speakers = [...new Set(ids.map(speakerOf))].sort();
+  const fold = new Map(speakers.map((s, i) => [s, i % k]));
+  return ids.map((id) => fold.get(speakerOf(id))!);
+}
+
+/**
+ * Cross-validation of the whole fitting procedure on the train half: each fold of speakers is
+ * scored by a model fitted, stage by stage, on the other four; the held-out predictions of all
+ * folds are pooled and correlated with the experts. This is how variants are compared; the
+ * test half is never used to choose.
+ */
+export function crossValidate(data: readonly LabelledReading[], k = 5): So762Figures {
+  const folds = speakerFolds(data.map((r) => r.id), k);
+  const pairs = emptyPairs();
+  for (let f = 0; f < k; f++) {
+    const model = fitModel(data.filter((_, i) => folds[i] !== f));
+    addPairs(pairs, model, data.filter((_, i) => folds[i] === f));
+  }
+  return figuresOf(pairs, data.length);
+}
+
+async function fitAll(cache: string): Promise<void> {
+  const lexicon = await loadEnglishLexicon();
+  const data = loadLabelled(cache, 'train', lexicon);
+  if (data.length < 50) throw new Error(`only ${data.length} cached train utterances; run extract first`);
+  const model = fitModel(data);
   fs.writeFileSync(MODEL_FILE, JSON.stringify(roundModel(model), null, 1) + '\n');
-  const fit = (m: LinearModel, X: number[][], y: number[]) => Math.round(pearson(X.map((x) => predict(m, x)), y) * 1000) / 1000;
-  console.log(JSON.stringify({
-    fittedOn: data.length, phones: py.length, words: wx.length, file: path.relative(process.cwd(), MODEL_FILE),
-    trainPearson: { phone: fit(model.phone, px, py), wordTotal: fit(model.word.total, wx, wy.total), uttTotal: fit(model.utterance.total, ux, data.map((r) => r.label.total)) },
-  }));
+  const fit = figuresOf(addPairs(emptyPairs(), model, data), data.length);
+  console.log(JSON.stringify({ file: path.relative(process.cwd(), MODEL_FILE), trainFit: fit }));
+}
+
+async function cvAll(cache: string): Promise<void> {
+  const lexicon = await loadEnglishLexicon();
+  const data = loadLabelled(cache, 'train', lexicon);
+  if (data.length < 50) throw new Error(`only ${data.length} cached train utterances; run extract first`);
+  console.log(JSON.stringify({ crossValidatedOnTrain: crossValidate(data) }));
 }
 
 /** speechocean762 utterance ids start with the 4-digit speaker id after a leading 0 (000010011 → 0001). */
@@ -292,8 +386,10 @@ async function main(): Promise<void> {
     await extract(split, cache, Number(arg('limit', '100000')));
   } else if (cmd === 'fit') {
     await fitAll(cache);
+  } else if (cmd === 'cv') {
+    await cvAll(cache);
   } else {
-    console.error('usage: train-en-so762.ts extract|fit [--split train|test] [--limit N] [--cache DIR]');
+    console.error('usage: train-en-so762.ts extract|fit|cv [--split train|test] [--limit N] [--cache DIR]');
     process.exitCode = 2;
   }
 }

@@ -89,7 +89,7 @@ export function createEnglishEngine(deps: EnglishEngineDeps): EnglishEngine {
     },
     async inspect(config, audio, opts) {
       const { plan, evidence, signal, loop } = await analyse(config, audio, opts);
-      const scored = scoreReading(evidence, signal, model);
+      const scored = scoreReading(evidence, signal, model, loop);
       // What the loop heard is judged only when some phone scores low (as documented).
       const lowPhones = scored.words.some((w) => w.phones.some((s) => s * 100 < LOW_PHONE_SCORE));
       return buildAssessment({
@@ -99,7 +99,7 @@ export function createEnglishEngine(deps: EnglishEngineDeps): EnglishEngine {
     },
     async assessConnected(config, audio) {
       const reading = await analyse(config, audio);
-      const scored = scoreReading(reading.evidence, reading.signal, model);
+      const scored = scoreReading(reading.evidence, reading.signal, model, reading.loop);
       return assessConnectedSpeech(reading, scored, warningsFor(audio, reading.evidence));
     },
   };

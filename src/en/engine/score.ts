@@ -3,6 +3,7 @@
  * words (accuracy, stress, total 0-10) from their phones, then the utterance (accuracy,
  * completeness, fluency, prosodic, total 0-10) from everything. Pure.
  */
+import type { PhoneSegment } from '../../acoustic/types.js';
 import { predict } from '../scoring-model/linear.js';
 import type { EnglishScoringModel } from '../scoring-model/model.js';
 import { meanGopZ, phoneFeatures, utteranceFeatures, utteranceGop, wordFeatures, mean } from '../scoring-model/features.js';
@@ -37,18 +38,18 @@ export interface ScoredReading {
 }
 
 /** Phone feature rows per word, per phone (the phone model's inputs). */
-export function phoneRows(ev: ReadingEvidence, model: Pick<EnglishScoringModel, 'phoneStats'>): number[][][] {
+export function phoneRows(ev: ReadingEvidence, model: Pick<EnglishScoringModel, 'phoneStats'>, loop: readonly PhoneSegment[]): number[][][] {
   const uttZ = meanGopZ(ev.words.flatMap((w) => w.phones), model.phoneStats);
   return ev.words.map((w) => {
     const wordZ = meanGopZ(w.phones, model.phoneStats);
-    return w.phones.map((p, i) => phoneFeatures(p, model.phoneStats, { wordZ, uttZ, prev: w.phones[i - 1], next: w.phones[i + 1] }));
+    return w.phones.map((p, i) => phoneFeatures(p, model.phoneStats, { wordZ, uttZ, prev: w.phones[i - 1], next: w.phones[i + 1], index: i, count: w.phones.length, loop }));
   });
 }
 
 /** Word feature rows with the phone scores and stress judgements they were built from. */
-export function wordRows(ev: ReadingEvidence, signal: SignalFrames, model: Pick<EnglishScoringModel, 'phoneStats' | 'phone'>) {
+export function wordRows(ev: ReadingEvidence, signal: SignalFrames, model: Pick<EnglishScoringModel, 'phoneStats' | 'phone'>, loop: readonly PhoneSegment[]) {
   const uttGop = utteranceGop(ev);
-  return phoneRows(ev, model).map((rows, i) => {
+  return phoneRows(ev, model, loop).map((rows, i) => {
     const w = ev.words[i];
     const phones = rows.map((x) => predict(model.phone, x));
     const stress = judgeStress(w, signal);
@@ -56,8 +57,9 @@ export function wordRows(ev: ReadingEvidence, signal: SignalFrames, model: Pick<
   });
 }
 
-export function scoreReading(ev: ReadingEvidence, signal: SignalFrames, model: EnglishScoringModel): ScoredReading {
-  const words: WordScores[] = wordRows(ev, signal, model).map(({ x, phones, stress }) => ({
+/** `loop`: the free phone loop over the audio (what was heard), as the alignment decoded it. */
+export function scoreReading(ev: ReadingEvidence, signal: SignalFrames, model: EnglishScoringModel, loop: readonly PhoneSegment[]): ScoredReading {
+  const words: WordScores[] = wordRows(ev, signal, model, loop).map(({ x, phones, stress }) => ({
     phones,
     accuracy: predict(model.word.accuracy, x),
     stress: predict(model.word.stress, x),
@@ -90,7 +92,7 @@ export function scoreReading(ev: ReadingEvidence, signal: SignalFrames, model: E
 }
 
 /** The utterance feature vector of a reading, exactly as scoreReading builds it. */
-export function utteranceRow(ev: ReadingEvidence, signal: SignalFrames, model: EnglishScoringModel): number[] {
-  const s = scoreReading(ev, signal, model);
+export function utteranceRow(ev: ReadingEvidence, signal: SignalFrames, model: EnglishScoringModel, loop: readonly PhoneSegment[]): number[] {
+  const s = scoreReading(ev, signal, model, loop);
   return utteranceFeatures(ev, s.words.flatMap((w) => w.phones), s.words.map((w) => w.total), s.words.map((w) => w.stressJudgement), s.fluency, s.intonation);
 }

@@ -5,6 +5,7 @@
  * (10 ms frames), omissions, pauses, rate, stress prominence and pitch range. Pure.
  */
 import { isVowel } from '../lexicon/index.js';
+import type { PhoneSegment } from '../../acoustic/types.js';
 import type { PhoneEvidence, ReadingEvidence, WordEvidence } from '../engine/evidence.js';
 import type { FluencyMeasures } from '../engine/fluency.js';
 import type { IntonationMeasures } from '../engine/intonation.js';
@@ -25,7 +26,17 @@ export type PhoneStats = Record<string, [gopMean: number, gopSd: number, durMean
 export function phoneFeatures(
   p: PhoneEvidence,
   stats: PhoneStats,
-  ctx: { wordZ: number; uttZ: number; prev: PhoneEvidence | undefined; next: PhoneEvidence | undefined },
+  ctx: {
+    wordZ: number;
+    uttZ: number;
+    prev: PhoneEvidence | undefined;
+    next: PhoneEvidence | undefined;
+    /** Position of the phone in its word and the word's phone count. */
+    index: number;
+    count: number;
+    /** What the free phone loop heard over the audio, sorted by time. */
+    loop: readonly PhoneSegment[];
+  },
 ): number[] {
   const skipped = p.startFrame < 0 ? 1 : 0;
   const dur = skipped ? 0 : Math.log(Math.max(1, p.endFrame - p.startFrame));
