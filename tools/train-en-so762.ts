@@ -330,20 +330,36 @@ function ridgeCv(names: string[], X: number[][], y: number[], groups: string[]):
   return fitRidge(names, X, y, [0, 10], best.lambda);
 }
 
-/** Per-phone GOP and log-duration statistics over the read (not skipped) phones of the train half. */
+/**
+ * Per-phone GOP and log-duration statistics over the read (not skipped) phones of the train
+ * utterances given, and each phone's prior: the share of its labelled tokens the experts judged
+ * correct (mean score >= 1.5), shrunk towards the overall share by PRIOR_WEIGHT tokens.
+ */
+const PRIOR_WEIGHT = 20;
 function phoneStatistics(data: readonly LabelledReading[]): PhoneStats {
-  const acc = new Map<string, { g: number[]; d: number[] }>();
+  const acc = new Map<string, { g: number[]; d: number[]; ok: number; n: number }>();
+  const entry = (ph: string) => acc.get(ph) ?? (acc.set(ph, { g: [], d: [], ok: 0, n: 0 }), acc.get(ph)!);
+  let ok = 0;
+  let n = 0;
   for (const r of data) {
-    for (const w of r.evidence.words) {
-      if (w.status !== 'read') continue;
-      for (const p of w.phones) {
-        const e = acc.get(p.phone) ?? { g: [], d: [] };
-        e.g.push(p.gop);
-        e.d.push(Math.log(Math.max(1, p.endFrame - p.startFrame)));
-        acc.set(p.phone, e);
-      }
-    }
+    r.evidence.words.forEach((w, i) => {
+      w.phones.forEach((p, k) => {
+        const e = entry(p.phone);
+        if (w.status === 'read') {
+          e.g.push(p.gop);
+          e.d.push(Math.log(Math.max(1, p.endFrame - p.startFrame)));
+        }
+        if (r.wordLabel[i] >= 0) {
+          const good = r.label.words[r.wordLabel[i]].phonesAccuracy[k] >= 1.5 ? 1 : 0;
+          e.ok += good;
+          e.n++;
+          ok += good;
+          n++;
+        }
+      });
+    });
   }
+  const overall = n ? ok / n : 0.9;
   const stats: PhoneStats = {};
   const ms = (v: number[]) => {
     const m = mean(v);
@@ -353,7 +369,8 @@ function phoneStatistics(data: readonly LabelledReading[]): PhoneStats {
     if (e.g.length < 5) continue;
     const [gm, gs] = ms(e.g);
     const [dm, ds] = ms(e.d);
-    stats[ph] = [+gm.toFixed(4), +gs.toFixed(4), +dm.toFixed(4), +ds.toFixed(4)];
+    const prior = (e.ok + PRIOR_WEIGHT * overall) / (e.n + PRIOR_WEIGHT);
+    stats[ph] = [+gm.toFixed(4), +gs.toFixed(4), +dm.toFixed(4), +ds.toFixed(4), +prior.toFixed(4)];
   }
   return stats;
 }
