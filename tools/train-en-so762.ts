@@ -19,12 +19,12 @@ import { pathToFileURL } from 'node:url';
 import { decodeAudio } from '../src/audio/decode.js';
 import { loadEnglishLexicon, type EnglishLexicon } from '../src/en/lexicon/index.js';
 import { planReading } from '../src/en/engine/plan.js';
-import { alignReading } from '../src/en/engine/align.js';
-import { measureSignal } from '../src/en/engine/signal.js';
+import { createEnglishEngine, type EnglishEngine } from '../src/en/engine/engine.js';
 import { createInThreadBackend } from '../src/acoustic/backend.js';
 import { loadConfig } from '../src/config.js';
-import type { AcousticBackend, AlignResult, PhoneSegment } from '../src/acoustic/types.js';
-import { readEvidence, type ReadingEvidence } from '../src/en/engine/evidence.js';
+import { parseEvaluationConfig } from '../src/evaluation/config.js';
+import type { PhoneSegment } from '../src/acoustic/types.js';
+import type { ReadingEvidence, WordEvidence } from '../src/en/engine/evidence.js';
 import { phoneRows, scoreReading, utteranceRow, wordRows } from '../src/en/engine/score.js';
 import type { SignalFrames } from '../src/en/engine/signal.js';
 import { fitLogistic, fitRidge, pearson, predict, type LinearModel } from '../src/en/scoring-model/linear.js';
@@ -32,7 +32,7 @@ import { MODEL_FILE, type EnglishScoringModel } from '../src/en/scoring-model/mo
 import { PHONE_FEATURES, UTTERANCE_FEATURES, WORD_FEATURES, mean, type PhoneStats } from '../src/en/scoring-model/features.js';
 
 export const SO762_DIR = path.resolve(import.meta.dirname, '..', '..', 'shared', 'data', 'en', 'speechocean762');
-export const DEFAULT_CACHE = path.join(os.tmpdir(), 'kouyu-en-so762-cache');
+export const DEFAULT_CACHE = path.join(os.tmpdir(), 'kouyu-en-so762-evidence');
 
 export interface So762Word {
   text: string;
@@ -53,14 +53,15 @@ export interface So762Utterance {
   words: So762Word[];
 }
 
+/** One utterance as the engine analysed it (the JSON form of its evidence; entries come from the plan again). */
 export interface CachedUtterance {
   id: string;
   text: string;
-  result: AlignResult;
+  evidence: Omit<ReadingEvidence, 'words'> & { words: Omit<WordEvidence, 'entry' | 'index'>[] };
   energyDb: number[];
   f0: number[];
-  /** Free phone loop over the audio as [phone, startFrame, endFrame] (absent in older caches). */
-  loop?: [string, number, number][];
+  /** Free phone loop over the audio as [phone, startFrame, endFrame]. */
+  loop: [string, number, number][];
 }
 
 export function readScores(split: 'train' | 'test'): Record<string, So762Utterance> {
@@ -76,20 +77,28 @@ export function cachePath(cache: string, split: string, id: string): string {
   return path.join(cache, split, `${id}.json`);
 }
 
-export async function extractOne(
-  backend: AcousticBackend,
-  lexicon: EnglishLexicon,
-  split: 'train' | 'test',
-  id: string,
-  text: string,
-): Promise<CachedUtterance> {
+/**
+ * The engine's own analysis of one utterance (plan, alignment with the second look at skipped
+ * words, signal, loop), exactly as it scores a sentence reading; the scores are computed later.
+ */
+export async function extractOne(engine: EnglishEngine, split: 'train' | 'test', id: string, text: string): Promise<CachedUtterance> {
   const audio = await decodeAudio(fs.readFileSync(path.join(SO762_DIR, split, `${id}.opus`)));
-  const plan = planReading(lexicon, text, 'sentence', 'en-US');
-  const { result, loop } = await alignReading(backend, audio.pcm, plan.grammar);
-  const signal = measureSignal(audio.pcm);
+  const config = parseEvaluationConfig({ coreType: 'sentence', referenceText: text, language: 'en-US' });
+  const { evidence, signal, loop } = await engine.analyse(config, audio);
   const round = (a: Float32Array, k: number) => Array.from(a, (v) => Math.round(v * k) / k);
+  const r4 = (v: number) => Math.round(v * 1e4) / 1e4;
   return {
-    id, text, result, energyDb: round(signal.energyDb, 10), f0: round(signal.f0, 10),
+    id,
+    text,
+    evidence: {
+      ...evidence,
+      words: evidence.words.map(({ entry: _entry, index: _index, ...w }) => ({
+        ...w,
+        phones: w.phones.map((p) => ({ ...p, gop: r4(p.gop), forced: r4(p.forced) })),
+      })),
+    },
+    energyDb: round(signal.energyDb, 10),
+    f0: round(signal.f0, 10),
     loop: loop.map((s) => [s.phone, s.startFrame, s.endFrame]),
   };
 }
@@ -114,13 +123,13 @@ async function extract(split: 'train' | 'test', cache: string, limit: number): P
   const ids = spreadOrder(Object.keys(scores).sort()).slice(0, limit);
   fs.mkdirSync(path.join(cache, split), { recursive: true });
   const backend = createInThreadBackend(loadConfig(), { langs: ['en'] });
-  const lexicon = await loadEnglishLexicon();
+  const engine = createEnglishEngine({ backend, lexicon: await loadEnglishLexicon() });
   let done = 0;
   for (const id of ids) {
     const file = cachePath(cache, split, id);
     if (!fs.existsSync(file)) {
       try {
-        fs.writeFileSync(file, JSON.stringify(await extractOne(backend, lexicon, split, id, scores[id].text)));
+        fs.writeFileSync(file, JSON.stringify(await extractOne(engine, split, id, scores[id].text)));
       } catch (err) {
         // Reported and left out (counted in the figures), never silently dropped.
         console.error(`${split} ${id} (${scores[id].text}): ${(err as Error).message}`);
@@ -139,13 +148,23 @@ export interface LabelledReading {
   signal: SignalFrames;
   /** so762 word index per reference word when the texts and phone counts agree, else -1. */
   wordLabel: number[];
-  /** What the free phone loop heard (empty for caches written before the loop was kept). */
+  /** What the free phone loop heard. */
   loop: PhoneSegment[];
 }
 
 export function labelled(lexicon: EnglishLexicon, cached: CachedUtterance, label: So762Utterance): LabelledReading {
   const plan = planReading(lexicon, cached.text, 'sentence', 'en-US');
-  const evidence = readEvidence(plan, cached.result);
+  if (cached.evidence.words.length !== plan.entries.length) throw new Error(`${cached.id}: cached words differ from the plan; extract again`);
+  const evidence: ReadingEvidence = {
+    ...cached.evidence,
+    words: cached.evidence.words.map((w, i) => ({
+      ...w,
+      entry: plan.entries[i],
+      index: i,
+      // JSON has no NaN: the forced score of a skipped word's phones comes back as null.
+      phones: w.phones.map((p) => ({ ...p, forced: p.forced ?? NaN })),
+    })),
+  };
   const signal: SignalFrames = { energyDb: Float32Array.from(cached.energyDb), f0: Float32Array.from(cached.f0) };
   const sameWords = plan.entries.length === label.words.length;
   const wordLabel = evidence.words.map((w, i) => {
@@ -153,7 +172,7 @@ export function labelled(lexicon: EnglishLexicon, cached: CachedUtterance, label
     const lw = label.words[i];
     return lw.text.toLowerCase() === w.entry.word.text.toLowerCase() && lw.phones.length === w.phones.length ? i : -1;
   });
-  const loop = (cached.loop ?? []).map(([phone, startFrame, endFrame]) => ({ phone, startFrame, endFrame, score: 0 }));
+  const loop = cached.loop.map(([phone, startFrame, endFrame]) => ({ phone, startFrame, endFrame, score: 0 }));
   return { id: cached.id, label, evidence, signal, wordLabel, loop };
 }
 

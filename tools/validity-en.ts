@@ -76,7 +76,7 @@ async function so762(): Promise<void> {
   const extractMissing = subset || process.argv.includes('--extract');
   const data: LabelledReading[] = [];
   for (const id of ids) {
-    const cached = readCached(DEFAULT_CACHE, 'test', id) ?? (extractMissing ? await extractOne(backend, lexicon, 'test', id, scores[id].text) : null);
+    const cached = readCached(DEFAULT_CACHE, 'test', id) ?? (extractMissing ? await extractOne(engine, 'test', id, scores[id].text) : null);
     if (cached) data.push(labelled(lexicon, cached, scores[id]));
   }
   const res = figuresOf(addPairs(emptyPairs(), model, data), data.length);

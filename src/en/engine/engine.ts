@@ -41,6 +41,8 @@ export interface EnglishEngine {
   /** Everything measured (scores before slack), for tools, reports and tests. */
   inspect(config: EvaluationConfig, audio: DecodedAudio, opts?: ReadingOptions): Promise<EnglishAssessment>;
   assessConnected(config: EvaluationConfig, audio: DecodedAudio): Promise<ConnectedResult>;
+  /** The evidence one reading yields before scoring (plan, alignment with rescue, signal, loop), for tools. */
+  analyse(config: EvaluationConfig, audio: DecodedAudio, opts?: ReadingOptions): Promise<AnalysedReading>;
 }
 
 /** Everything one reading yields before presentation; shared by both kinds. */
@@ -84,6 +86,7 @@ export function createEnglishEngine(deps: EnglishEngineDeps): EnglishEngine {
   }
 
   const engine: EnglishEngine = {
+    analyse,
     async assess(config, audio, opts) {
       return toAssessment(await engine.inspect(config, audio, opts), config);
     },
