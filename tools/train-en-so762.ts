@@ -310,7 +310,12 @@ async function fitAll(cache: string): Promise<void> {
   const model = fitModel(data);
   fs.writeFileSync(MODEL_FILE, JSON.stringify(roundModel(model), null, 1) + '\n');
   const fit = figuresOf(addPairs(emptyPairs(), model, data), data.length);
-  console.log(JSON.stringify({ file: path.relative(process.cwd(), MODEL_FILE), trainFit: fit }));
+  // Words the engine leaves skipped (after its second look), and how many of them the experts call fully accurate.
+  const skipped = data.flatMap((r) => r.evidence.words.filter((w) => w.status === 'omitted').map((w) => (r.wordLabel[w.index] >= 0 ? r.label.words[r.wordLabel[w.index]].accuracy : -1)));
+  console.log(JSON.stringify({
+    file: path.relative(process.cwd(), MODEL_FILE), trainFit: fit,
+    words: data.reduce((a, r) => a + r.evidence.words.length, 0), skippedWords: skipped.length, skippedScored10: skipped.filter((a) => a === 10).length,
+  }));
 }
 
 async function cvAll(cache: string): Promise<void> {

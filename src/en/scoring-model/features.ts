@@ -2,7 +2,8 @@
  * Feature vectors of the English scoring model: the same functions feed the fitting script
  * (tools/train-en-so762.ts, speechocean762 train half) and the engine at run time, so the
  * model always sees what it was fitted on. Evidence is GOP (nats per frame, <= 0), durations
- * (10 ms frames), omissions, pauses, rate, stress prominence and pitch range. Pure.
+ * (10 ms frames), what the free phone loop heard over each phone, omissions, pauses, rate,
+ * stress prominence and pitch range. Pure.
  */
 import { isVowel } from '../lexicon/index.js';
 import type { PhoneSegment } from '../../acoustic/types.js';
