@@ -6,11 +6,12 @@
  *   npx tsx tools/train-en-so762.ts fit [--cache DIR]
  *   npx tsx tools/train-en-so762.ts cv [--cache DIR]
  *
- * `extract` aligns every scored utterance once with the engine's own plan and backend and
- * caches the alignment and frame signal (energy, F0) as JSON under the cache folder (default:
- * the system temp folder), so fitting reruns cost nothing. `fit` reads the cached train half,
- * computes the engine's features and fits the maps from evidence to expert scores. The test
- * half is extracted only for tools/validity-en.ts; nothing here reads its scores.
+ * `extract` runs the engine's own analysis of every scored utterance once (plan, alignment with
+ * the second look at skipped words, frame signal, free phone loop) and caches the evidence as
+ * JSON under the cache folder (default: the system temp folder), so fitting reruns cost nothing.
+ * `fit` reads the cached train half, computes the engine's features and fits the maps from
+ * evidence to expert scores; `cv` cross-validates that whole procedure over train speakers.
+ * The test half is extracted only for tools/validity-en.ts; nothing here reads its scores.
  */
 import fs from 'node:fs';
 import os from 'node:os';
