@@ -81,12 +81,13 @@ for (let i = 0; i < runs; i++) {
   stages.total.push(await cpu(() => engine.assess(config, audio)));
   const plan = planReading(lexicon, text, 'sentence', 'en-US');
   stages.plan.push(await cpu(() => planReading(lexicon, text, 'sentence', 'en-US')));
-  let result: Awaited<ReturnType<typeof backend.align>> | null = null;
-  stages.align.push(await cpu(async () => (result = (await alignReading(backend, audio.pcm, plan.grammar)).result)));
+  let aligned: Awaited<ReturnType<typeof alignReading>> | null = null;
+  stages.align.push(await cpu(async () => (aligned = await alignReading(backend, audio.pcm, plan.grammar))));
   const signal = measureSignal(audio.pcm);
   stages.signal.push(await cpu(() => measureSignal(audio.pcm)));
-  const ev = readEvidence(plan, result!);
-  stages.score.push(await cpu(() => scoreReading(ev, signal, model)));
+  const { result, loop } = aligned!;
+  const ev = readEvidence(plan, result);
+  stages.score.push(await cpu(() => scoreReading(ev, signal, model, loop)));
 }
 const out = Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, Math.round(median(v))]));
 console.log(`English engine, ${audio.durationSec.toFixed(2)} s sentence, median CPU ms of ${runs} runs after warm-up:`);

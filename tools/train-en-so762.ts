@@ -4,12 +4,14 @@
  *
  *   npx tsx tools/train-en-so762.ts extract [--split train|test] [--limit N] [--cache DIR]
  *   npx tsx tools/train-en-so762.ts fit [--cache DIR]
+ *   npx tsx tools/train-en-so762.ts cv [--cache DIR]
  *
- * `extract` aligns every scored utterance once with the engine's own plan and backend and
- * caches the alignment and frame signal (energy, F0) as JSON under the cache folder (default:
- * the system temp folder), so fitting reruns cost nothing. `fit` reads the cached train half,
- * computes the engine's features and fits the maps from evidence to expert scores. The test
- * half is extracted only for tools/validity-en.ts; nothing here reads its scores.
+ * `extract` runs the engine's own analysis of every scored utterance once (plan, alignment with
+ * the second look at skipped words, frame signal, free phone loop) and caches the evidence as
+ * JSON under the cache folder (default: the system temp folder), so fitting reruns cost nothing.
+ * `fit` reads the cached train half, computes the engine's features and fits the maps from
+ * evidence to expert scores; `cv` cross-validates that whole procedure over train speakers.
+ * The test half is extracted only for tools/validity-en.ts; nothing here reads its scores.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -18,20 +20,20 @@ import { pathToFileURL } from 'node:url';
 import { decodeAudio } from '../src/audio/decode.js';
 import { loadEnglishLexicon, type EnglishLexicon } from '../src/en/lexicon/index.js';
 import { planReading } from '../src/en/engine/plan.js';
-import { alignReading } from '../src/en/engine/align.js';
-import { measureSignal } from '../src/en/engine/signal.js';
+import { createEnglishEngine, type EnglishEngine } from '../src/en/engine/engine.js';
 import { createInThreadBackend } from '../src/acoustic/backend.js';
 import { loadConfig } from '../src/config.js';
-import type { AcousticBackend, AlignResult } from '../src/acoustic/types.js';
-import { readEvidence, type ReadingEvidence } from '../src/en/engine/evidence.js';
-import { phoneRows, utteranceRow, wordRows } from '../src/en/engine/score.js';
+import { parseEvaluationConfig } from '../src/evaluation/config.js';
+import type { PhoneSegment } from '../src/acoustic/types.js';
+import type { ReadingEvidence, WordEvidence } from '../src/en/engine/evidence.js';
+import { phoneRows, scoreReading, utteranceRow, wordRows } from '../src/en/engine/score.js';
 import type { SignalFrames } from '../src/en/engine/signal.js';
 import { fitLogistic, fitRidge, pearson, predict, type LinearModel } from '../src/en/scoring-model/linear.js';
 import { MODEL_FILE, type EnglishScoringModel } from '../src/en/scoring-model/model.js';
 import { PHONE_FEATURES, UTTERANCE_FEATURES, WORD_FEATURES, mean, type PhoneStats } from '../src/en/scoring-model/features.js';
 
 export const SO762_DIR = path.resolve(import.meta.dirname, '..', '..', 'shared', 'data', 'en', 'speechocean762');
-export const DEFAULT_CACHE = path.join(os.tmpdir(), 'kouyu-en-so762-cache');
+export const DEFAULT_CACHE = path.join(os.tmpdir(), 'kouyu-en-so762-evidence');
 
 export interface So762Word {
   text: string;
@@ -52,12 +54,15 @@ export interface So762Utterance {
   words: So762Word[];
 }
 
+/** One utterance as the engine analysed it (the JSON form of its evidence; entries come from the plan again). */
 export interface CachedUtterance {
   id: string;
   text: string;
-  result: AlignResult;
+  evidence: Omit<ReadingEvidence, 'words'> & { words: Omit<WordEvidence, 'entry' | 'index'>[] };
   energyDb: number[];
   f0: number[];
+  /** Free phone loop over the audio as [phone, startFrame, endFrame]. */
+  loop: [string, number, number][];
 }
 
 export function readScores(split: 'train' | 'test'): Record<string, So762Utterance> {
@@ -73,19 +78,30 @@ export function cachePath(cache: string, split: string, id: string): string {
   return path.join(cache, split, `${id}.json`);
 }
 
-export async function extractOne(
-  backend: AcousticBackend,
-  lexicon: EnglishLexicon,
-  split: 'train' | 'test',
-  id: string,
-  text: string,
-): Promise<CachedUtterance> {
+/**
+ * The engine's own analysis of one utterance (plan, alignment with the second look at skipped
+ * words, signal, loop), exactly as it scores a sentence reading; the scores are computed later.
+ */
+export async function extractOne(engine: EnglishEngine, split: 'train' | 'test', id: string, text: string): Promise<CachedUtterance> {
   const audio = await decodeAudio(fs.readFileSync(path.join(SO762_DIR, split, `${id}.opus`)));
-  const plan = planReading(lexicon, text, 'sentence', 'en-US');
-  const { result } = await alignReading(backend, audio.pcm, plan.grammar);
-  const signal = measureSignal(audio.pcm);
+  const config = parseEvaluationConfig({ coreType: 'sentence', referenceText: text, language: 'en-US' });
+  const { evidence, signal, loop } = await engine.analyse(config, audio);
   const round = (a: Float32Array, k: number) => Array.from(a, (v) => Math.round(v * k) / k);
-  return { id, text, result, energyDb: round(signal.energyDb, 10), f0: round(signal.f0, 10) };
+  const r4 = (v: number) => Math.round(v * 1e4) / 1e4;
+  return {
+    id,
+    text,
+    evidence: {
+      ...evidence,
+      words: evidence.words.map(({ entry: _entry, index: _index, ...w }) => ({
+        ...w,
+        phones: w.phones.map((p) => ({ ...p, gop: r4(p.gop), forced: r4(p.forced) })),
+      })),
+    },
+    energyDb: round(signal.energyDb, 10),
+    f0: round(signal.f0, 10),
+    loop: loop.map((s) => [s.phone, s.startFrame, s.endFrame]),
+  };
 }
 
 /**
@@ -108,13 +124,13 @@ async function extract(split: 'train' | 'test', cache: string, limit: number): P
   const ids = spreadOrder(Object.keys(scores).sort()).slice(0, limit);
   fs.mkdirSync(path.join(cache, split), { recursive: true });
   const backend = createInThreadBackend(loadConfig(), { langs: ['en'] });
-  const lexicon = await loadEnglishLexicon();
+  const engine = createEnglishEngine({ backend, lexicon: await loadEnglishLexicon() });
   let done = 0;
   for (const id of ids) {
     const file = cachePath(cache, split, id);
     if (!fs.existsSync(file)) {
       try {
-        fs.writeFileSync(file, JSON.stringify(await extractOne(backend, lexicon, split, id, scores[id].text)));
+        fs.writeFileSync(file, JSON.stringify(await extractOne(engine, split, id, scores[id].text)));
       } catch (err) {
         // Reported and left out (counted in the figures), never silently dropped.
         console.error(`${split} ${id} (${scores[id].text}): ${(err as Error).message}`);
@@ -133,11 +149,23 @@ export interface LabelledReading {
   signal: SignalFrames;
   /** so762 word index per reference word when the texts and phone counts agree, else -1. */
   wordLabel: number[];
+  /** What the free phone loop heard. */
+  loop: PhoneSegment[];
 }
 
 export function labelled(lexicon: EnglishLexicon, cached: CachedUtterance, label: So762Utterance): LabelledReading {
   const plan = planReading(lexicon, cached.text, 'sentence', 'en-US');
-  const evidence = readEvidence(plan, cached.result);
+  if (cached.evidence.words.length !== plan.entries.length) throw new Error(`${cached.id}: cached words differ from the plan; extract again`);
+  const evidence: ReadingEvidence = {
+    ...cached.evidence,
+    words: cached.evidence.words.map((w, i) => ({
+      ...w,
+      entry: plan.entries[i],
+      index: i,
+      // JSON has no NaN: the forced score of a skipped word's phones comes back as null.
+      phones: w.phones.map((p) => ({ ...p, forced: p.forced ?? NaN })),
+    })),
+  };
   const signal: SignalFrames = { energyDb: Float32Array.from(cached.energyDb), f0: Float32Array.from(cached.f0) };
   const sameWords = plan.entries.length === label.words.length;
   const wordLabel = evidence.words.map((w, i) => {
@@ -145,7 +173,8 @@ export function labelled(lexicon: EnglishLexicon, cached: CachedUtterance, label
     const lw = label.words[i];
     return lw.text.toLowerCase() === w.entry.word.text.toLowerCase() && lw.phones.length === w.phones.length ? i : -1;
   });
-  return { id: cached.id, label, evidence, signal, wordLabel };
+  const loop = cached.loop.map(([phone, startFrame, endFrame]) => ({ phone, startFrame, endFrame, score: 0 }));
+  return { id: cached.id, label, evidence, signal, wordLabel, loop };
 }
 
 export function loadLabelled(cache: string, split: 'train' | 'test', lexicon: EnglishLexicon): LabelledReading[] {
@@ -161,10 +190,8 @@ export function loadLabelled(cache: string, split: 'train' | 'test', lexicon: En
 const UTT_TARGETS = ['accuracy', 'completeness', 'fluency', 'prosodic', 'total'] as const;
 const WORD_TARGETS = ['accuracy', 'stress', 'total'] as const;
 
-async function fitAll(cache: string): Promise<void> {
-  const lexicon = await loadEnglishLexicon();
-  const data = loadLabelled(cache, 'train', lexicon);
-  if (data.length < 50) throw new Error(`only ${data.length} cached train utterances; run extract first`);
+/** The whole model fitted on `data` (train utterances only), stage by stage as the engine scores. */
+export function fitModel(data: readonly LabelledReading[]): EnglishScoringModel {
   const placeholder: LinearModel = { names: [], mean: [], std: [], weights: [], bias: 0, min: 0, max: 0 };
   const model: EnglishScoringModel = {
     trainedOn: { corpus: 'speechocean762', split: 'train', utterances: data.length, fittedAt: new Date().toISOString().slice(0, 10) },
@@ -177,7 +204,7 @@ async function fitAll(cache: string): Promise<void> {
   const px: number[][] = [];
   const py: number[] = [];
   for (const r of data) {
-    phoneRows(r.evidence, model).forEach((rows, i) => {
+    phoneRows(r.evidence, model, r.loop).forEach((rows, i) => {
       if (r.wordLabel[i] < 0) return;
       rows.forEach((x, k) => (px.push(x), py.push(r.label.words[r.wordLabel[i]].phonesAccuracy[k] >= 1.5 ? 1 : 0)));
     });
@@ -188,7 +215,7 @@ async function fitAll(cache: string): Promise<void> {
   const wg: string[] = [];
   const wy: Record<(typeof WORD_TARGETS)[number], number[]> = { accuracy: [], stress: [], total: [] };
   for (const r of data) {
-    wordRows(r.evidence, r.signal, model).forEach((row, i) => {
+    wordRows(r.evidence, r.signal, model, r.loop).forEach((row, i) => {
       if (r.wordLabel[i] < 0) return;
       wx.push(row.x);
       wg.push(speakerOf(r.id));
@@ -197,14 +224,106 @@ async function fitAll(cache: string): Promise<void> {
   }
   for (const t of WORD_TARGETS) model.word[t] = ridgeCv([...WORD_FEATURES], wx, wy[t], wg);
   // Stage 3: utterances (0-10) from everything the engine computes.
-  const ux = data.map((r) => utteranceRow(r.evidence, r.signal, model));
+  const ux = data.map((r) => utteranceRow(r.evidence, r.signal, model, r.loop));
   for (const t of UTT_TARGETS) model.utterance[t] = ridgeCv([...UTTERANCE_FEATURES], ux, data.map((r) => r.label[t]), data.map((r) => speakerOf(r.id)));
+  return model;
+}
+
+/** Predictions of a model beside the expert scores, at every level (phones and words whose labels line up). */
+export interface So762Pairs {
+  phone: [number[], number[]];
+  word: Record<(typeof WORD_TARGETS)[number], [number[], number[]]>;
+  utterance: Record<(typeof UTT_TARGETS)[number], [number[], number[]]>;
+}
+
+export function emptyPairs(): So762Pairs {
+  const two = (): [number[], number[]] => [[], []];
+  return {
+    phone: two(),
+    word: { accuracy: two(), stress: two(), total: two() },
+    utterance: { accuracy: two(), completeness: two(), fluency: two(), prosodic: two(), total: two() },
+  };
+}
+
+export function addPairs(out: So762Pairs, model: EnglishScoringModel, data: readonly LabelledReading[]): So762Pairs {
+  for (const r of data) {
+    const s = scoreReading(r.evidence, r.signal, model, r.loop);
+    r.evidence.words.forEach((_, i) => {
+      const k = r.wordLabel[i];
+      if (k < 0) return;
+      const lw = r.label.words[k];
+      s.words[i].phones.forEach((p, j) => (out.phone[0].push(p), out.phone[1].push(lw.phonesAccuracy[j])));
+      for (const t of WORD_TARGETS) out.word[t][0].push(s.words[i][t]), out.word[t][1].push(lw[t]);
+    });
+    for (const t of UTT_TARGETS) out.utterance[t][0].push(s.utterance[t]), out.utterance[t][1].push(r.label[t]);
+  }
+  return out;
+}
+
+export interface So762Figures {
+  utterances: number;
+  phones: number;
+  words: number;
+  phone_accuracy: number;
+  word: Record<string, number>;
+  utterance: Record<string, number>;
+}
+
+export function figuresOf(p: So762Pairs, utterances: number): So762Figures {
+  const r3 = (v: [number[], number[]]) => Math.round(pearson(...v) * 1000) / 1000;
+  return {
+    utterances,
+    phones: p.phone[0].length,
+    words: p.word.total[0].length,
+    phone_accuracy: r3(p.phone),
+    word: Object.fromEntries(Object.entries(p.word).map(([k, v]) => [k, r3(v)])),
+    utterance: Object.fromEntries(Object.entries(p.utterance).map(([k, v]) => [k, r3(v)])),
+  };
+}
+
+/** Five folds of whole speakers (the same split the ridge penalties are chosen on). */
+export function speakerFolds(ids: readonly string[], k = 5): number[] {
+  const speakers = [...new Set(ids.map(speakerOf))].sort();
+  const fold = new Map(speakers.map((s, i) => [s, i % k]));
+  return ids.map((id) => fold.get(speakerOf(id))!);
+}
+
+/**
+ * Cross-validation of the whole fitting procedure on the train half: each fold of speakers is
+ * scored by a model fitted, stage by stage, on the other four; the held-out predictions of all
+ * folds are pooled and correlated with the experts. This is how variants are compared; the
+ * test half is never used to choose.
+ */
+export function crossValidate(data: readonly LabelledReading[], k = 5): So762Figures {
+  const folds = speakerFolds(data.map((r) => r.id), k);
+  const pairs = emptyPairs();
+  for (let f = 0; f < k; f++) {
+    const model = fitModel(data.filter((_, i) => folds[i] !== f));
+    addPairs(pairs, model, data.filter((_, i) => folds[i] === f));
+  }
+  return figuresOf(pairs, data.length);
+}
+
+async function fitAll(cache: string): Promise<void> {
+  const lexicon = await loadEnglishLexicon();
+  const data = loadLabelled(cache, 'train', lexicon);
+  if (data.length < 50) throw new Error(`only ${data.length} cached train utterances; run extract first`);
+  const model = fitModel(data);
   fs.writeFileSync(MODEL_FILE, JSON.stringify(roundModel(model), null, 1) + '\n');
-  const fit = (m: LinearModel, X: number[][], y: number[]) => Math.round(pearson(X.map((x) => predict(m, x)), y) * 1000) / 1000;
+  const fit = figuresOf(addPairs(emptyPairs(), model, data), data.length);
+  // Words the engine leaves skipped (after its second look), and how many of them the experts call fully accurate.
+  const skipped = data.flatMap((r) => r.evidence.words.filter((w) => w.status === 'omitted').map((w) => (r.wordLabel[w.index] >= 0 ? r.label.words[r.wordLabel[w.index]].accuracy : -1)));
   console.log(JSON.stringify({
-    fittedOn: data.length, phones: py.length, words: wx.length, file: path.relative(process.cwd(), MODEL_FILE),
-    trainPearson: { phone: fit(model.phone, px, py), wordTotal: fit(model.word.total, wx, wy.total), uttTotal: fit(model.utterance.total, ux, data.map((r) => r.label.total)) },
+    file: path.relative(process.cwd(), MODEL_FILE), trainFit: fit,
+    words: data.reduce((a, r) => a + r.evidence.words.length, 0), skippedWords: skipped.length, skippedScored10: skipped.filter((a) => a === 10).length,
   }));
+}
+
+async function cvAll(cache: string): Promise<void> {
+  const lexicon = await loadEnglishLexicon();
+  const data = loadLabelled(cache, 'train', lexicon);
+  if (data.length < 50) throw new Error(`only ${data.length} cached train utterances; run extract first`);
+  console.log(JSON.stringify({ crossValidatedOnTrain: crossValidate(data) }));
 }
 
 /** speechocean762 utterance ids start with the 4-digit speaker id after a leading 0 (000010011 → 0001). */
@@ -236,20 +355,36 @@ function ridgeCv(names: string[], X: number[][], y: number[], groups: string[]):
   return fitRidge(names, X, y, [0, 10], best.lambda);
 }
 
-/** Per-phone GOP and log-duration statistics over the read (not skipped) phones of the train half. */
+/**
+ * Per-phone GOP and log-duration statistics over the read (not skipped) phones of the train
+ * utterances given, and each phone's prior: the share of its labelled tokens the experts judged
+ * correct (mean score >= 1.5), shrunk towards the overall share by PRIOR_WEIGHT tokens.
+ */
+const PRIOR_WEIGHT = 20;
 function phoneStatistics(data: readonly LabelledReading[]): PhoneStats {
-  const acc = new Map<string, { g: number[]; d: number[] }>();
+  const acc = new Map<string, { g: number[]; d: number[]; ok: number; n: number }>();
+  const entry = (ph: string) => acc.get(ph) ?? (acc.set(ph, { g: [], d: [], ok: 0, n: 0 }), acc.get(ph)!);
+  let ok = 0;
+  let n = 0;
   for (const r of data) {
-    for (const w of r.evidence.words) {
-      if (w.status !== 'read') continue;
-      for (const p of w.phones) {
-        const e = acc.get(p.phone) ?? { g: [], d: [] };
-        e.g.push(p.gop);
-        e.d.push(Math.log(Math.max(1, p.endFrame - p.startFrame)));
-        acc.set(p.phone, e);
-      }
-    }
+    r.evidence.words.forEach((w, i) => {
+      w.phones.forEach((p, k) => {
+        const e = entry(p.phone);
+        if (w.status === 'read') {
+          e.g.push(p.gop);
+          e.d.push(Math.log(Math.max(1, p.endFrame - p.startFrame)));
+        }
+        if (r.wordLabel[i] >= 0) {
+          const good = r.label.words[r.wordLabel[i]].phonesAccuracy[k] >= 1.5 ? 1 : 0;
+          e.ok += good;
+          e.n++;
+          ok += good;
+          n++;
+        }
+      });
+    });
   }
+  const overall = n ? ok / n : 0.9;
   const stats: PhoneStats = {};
   const ms = (v: number[]) => {
     const m = mean(v);
@@ -259,7 +394,8 @@ function phoneStatistics(data: readonly LabelledReading[]): PhoneStats {
     if (e.g.length < 5) continue;
     const [gm, gs] = ms(e.g);
     const [dm, ds] = ms(e.d);
-    stats[ph] = [+gm.toFixed(4), +gs.toFixed(4), +dm.toFixed(4), +ds.toFixed(4)];
+    const prior = (e.ok + PRIOR_WEIGHT * overall) / (e.n + PRIOR_WEIGHT);
+    stats[ph] = [+gm.toFixed(4), +gs.toFixed(4), +dm.toFixed(4), +ds.toFixed(4), +prior.toFixed(4)];
   }
   return stats;
 }
@@ -292,8 +428,10 @@ async function main(): Promise<void> {
     await extract(split, cache, Number(arg('limit', '100000')));
   } else if (cmd === 'fit') {
     await fitAll(cache);
+  } else if (cmd === 'cv') {
+    await cvAll(cache);
   } else {
-    console.error('usage: train-en-so762.ts extract|fit [--split train|test] [--limit N] [--cache DIR]');
+    console.error('usage: train-en-so762.ts extract|fit|cv [--split train|test] [--limit N] [--cache DIR]');
     process.exitCode = 2;
   }
 }

@@ -27,11 +27,10 @@ import { createInThreadBackend } from '../src/acoustic/backend.js';
 import { loadConfig } from '../src/config.js';
 import { createEnglishEngine, toAssessment, type EnglishAssessment } from '../src/en/engine/index.js';
 import { LOW_PHONE_SCORE } from '../src/en/engine/phones.js';
-import { scoreReading } from '../src/en/engine/score.js';
-import { pearson, spearman } from '../src/en/scoring-model/linear.js';
+import { spearman } from '../src/en/scoring-model/linear.js';
 import { loadEnglishScoringModel } from '../src/en/scoring-model/model.js';
 import {
-  DEFAULT_CACHE, SO762_DIR, extractOne, labelled, readCached, readScores, spreadOrder, type LabelledReading,
+  DEFAULT_CACHE, SO762_DIR, addPairs, emptyPairs, extractOne, figuresOf, labelled, readCached, readScores, spreadOrder, type LabelledReading,
 } from './train-en-so762.js';
 
 const DATA = path.resolve(SO762_DIR, '..');
@@ -81,30 +80,11 @@ async function so762(): Promise<void> {
   const extractMissing = subset || process.argv.includes('--extract');
   const data: LabelledReading[] = [];
   for (const id of ids) {
-    const cached = readCached(DEFAULT_CACHE, 'test', id) ?? (extractMissing ? await extractOne(backend, lexicon, 'test', id, scores[id].text) : null);
+    const cached = readCached(DEFAULT_CACHE, 'test', id) ?? (extractMissing ? await extractOne(engine, 'test', id, scores[id].text) : null);
     if (cached) data.push(labelled(lexicon, cached, scores[id]));
   }
-  const phone: [number[], number[]] = [[], []];
-  const word = { accuracy: [[], []], stress: [[], []], total: [[], []] } as Record<string, [number[], number[]]>;
-  const utt = { accuracy: [[], []], completeness: [[], []], fluency: [[], []], prosodic: [[], []], total: [[], []] } as Record<string, [number[], number[]]>;
-  for (const r of data) {
-    const s = scoreReading(r.evidence, r.signal, model);
-    r.evidence.words.forEach((_, i) => {
-      const k = r.wordLabel[i];
-      if (k < 0) return;
-      const lw = r.label.words[k];
-      s.words[i].phones.forEach((p, j) => (phone[0].push(p), phone[1].push(lw.phonesAccuracy[j])));
-      for (const t of ['accuracy', 'stress', 'total'] as const) word[t][0].push(s.words[i][t]), word[t][1].push(lw[t]);
-    });
-    for (const t of Object.keys(utt) as (keyof typeof s.utterance)[]) utt[t][0].push(s.utterance[t]), utt[t][1].push(r.label[t]);
-  }
-  const res = {
-    utterances: data.length,
-    phone_accuracy: r3(pearson(...phone)),
-    word: Object.fromEntries(Object.entries(word).map(([k, v]) => [k, r3(pearson(...v))])),
-    utterance: Object.fromEntries(Object.entries(utt).map(([k, v]) => [k, r3(pearson(...v))])),
-  };
-  console.log(`\nspeechocean762 test half (${data.length} of ${Object.keys(scores).length} scored utterances, ${phone[0].length} phones, ${word.total[0].length} words), Pearson with experts`);
+  const res = figuresOf(addPairs(emptyPairs(), model, data), data.length);
+  console.log(`\nspeechocean762 test half (${data.length} of ${Object.keys(scores).length} scored utterances, ${res.phones} phones, ${res.words} words), Pearson with experts`);
   console.log('level       ours    Kaldi GOP  GOPT   3M     target');
   console.log(`phone       ${res.phone_accuracy.toFixed(3)}   0.45       0.612  0.656  >= 0.45`);
   console.log(`word acc    ${res.word.accuracy.toFixed(3)}`);

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { rhythmMetrics } from '../../src/en/connected/rhythm.js';
 import { fitLogistic, fitRidge, pearson, predict, spearman } from '../../src/en/scoring-model/linear.js';
 import { loadEnglishScoringModel } from '../../src/en/scoring-model/model.js';
-import { PHONE_FEATURES, UTTERANCE_FEATURES, WORD_FEATURES } from '../../src/en/scoring-model/features.js';
+import { PHONE_FEATURES, UTTERANCE_FEATURES, WORD_FEATURES, phoneFeatures } from '../../src/en/scoring-model/features.js';
 import { gopAcceptability, WORD_GOP_THRESHOLD } from '../../src/en/engine/dimensions.js';
 import { shortWordLeniency } from '../../src/en/engine/build.js';
 
@@ -55,6 +55,27 @@ test('the shipped model matches the feature lists and was fitted on the train ha
   assert.deepEqual(m.utterance.total.names, [...UTTERANCE_FEATURES]);
   assert.equal(m.phone.link, 'logistic');
   assert.ok(Object.keys(m.phoneStats).length >= 35, 'statistics for nearly every phone of the model');
+});
+
+test('phone features: what the loop heard over the span, hand-computed shares (tolerance 1e-9)', () => {
+  // A final T over frames 10-20; the loop heard T for 4 frames, D (same class) for 2, silence for 2, AH for 2.
+  const t = { phone: 'T', stress: null, startFrame: 10, endFrame: 20, gop: -2, forced: -8 };
+  const loop = [seg('AH', 0, 12), seg('T', 12, 16), seg('D', 16, 18), seg('SIL', 18, 30)].map((s) => ({ ...s, score: 0 }));
+  const ctx = { wordZ: 0, uttZ: 0, uttDurZ: 0, prev: undefined, next: undefined, index: 2, count: 3, lastWord: false, loop };
+  const x = phoneFeatures(t, { T: [-2, 1, 2, 0.5, 0.8] }, ctx);
+  const f = (name: string) => x[PHONE_FEATURES.indexOf(name as (typeof PHONE_FEATURES)[number])];
+  assert.equal(x.length, PHONE_FEATURES.length);
+  assert.ok(Math.abs(f('loopSame') - 0.4) < 1e-9, String(f('loopSame')));
+  assert.ok(Math.abs(f('loopClass') - 0.6) < 1e-9);
+  assert.ok(Math.abs(f('loopSilence') - 0.2) < 1e-9);
+  assert.ok(Math.abs(f('loopVowelInConsonant') - 0.2) < 1e-9);
+  assert.equal(f('finalConsonant'), 1);
+  assert.equal(f('phonePrior'), 0.8);
+  assert.equal(f('gopZ'), 0);
+  // A skipped phone: nothing heard, all silence.
+  const gone = phoneFeatures({ ...t, startFrame: -1, endFrame: -1, gop: -12 }, {}, ctx);
+  assert.equal(gone[PHONE_FEATURES.indexOf('loopSame')], 0);
+  assert.equal(gone[PHONE_FEATURES.indexOf('loopSilence')], 1);
 });
 
 test('GOP acceptability: 50 at the threshold, monotone, slack moves it', () => {

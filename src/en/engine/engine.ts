@@ -45,6 +45,8 @@ export interface EnglishEngine {
   /** Everything measured (scores before slack), for tools, reports and tests. */
   inspect(config: EvaluationConfig, audio: DecodedAudio, opts?: ReadingOptions): Promise<EnglishAssessment>;
   assessConnected(config: EvaluationConfig, audio: DecodedAudio): Promise<ConnectedResult>;
+  /** The evidence one reading yields before scoring (plan, alignment with rescue, signal, loop), for tools. */
+  analyse(config: EvaluationConfig, audio: DecodedAudio, opts?: ReadingOptions): Promise<AnalysedReading>;
 }
 
 /** Everything one reading yields before presentation; shared by both kinds. */
@@ -88,13 +90,14 @@ export function createEnglishEngine(deps: EnglishEngineDeps): EnglishEngine {
   }
 
   const engine: EnglishEngine = {
+    analyse,
     async assess(config, audio, opts) {
       return toAssessment(await engine.inspect(config, audio, opts), config);
     },
     async inspect(config, audio, opts) {
       const { plan, evidence, signal, loop } = await analyse(config, audio, opts);
       const extra = opts?.extraSpeech === false ? [] : await findExtraSpeech(deps.backend, audio.pcm, plan, evidence, signal.energyDb, loop);
-      const scored = scoreReading(evidence, signal, model);
+      const scored = scoreReading(evidence, signal, model, loop);
       // What the loop heard is judged only when some phone scores low (as documented).
       const lowPhones = scored.words.some((w) => w.phones.some((s) => s * 100 < LOW_PHONE_SCORE));
       return buildAssessment({
@@ -104,7 +107,7 @@ export function createEnglishEngine(deps: EnglishEngineDeps): EnglishEngine {
     },
     async assessConnected(config, audio) {
       const reading = await analyse(config, audio);
-      const scored = scoreReading(reading.evidence, reading.signal, model);
+      const scored = scoreReading(reading.evidence, reading.signal, model, reading.loop);
       return assessConnectedSpeech(reading, scored, warningsFor(audio, reading.evidence));
     },
   };

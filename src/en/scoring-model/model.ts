@@ -27,6 +27,9 @@ export function loadEnglishScoringModel(file = MODEL_FILE): EnglishScoringModel 
   check(model.phone, PHONE_FEATURES, 'phone');
   for (const m of Object.values(model.word)) check(m, WORD_FEATURES, 'word');
   for (const m of Object.values(model.utterance)) check(m, UTTERANCE_FEATURES, 'utterance');
+  if (Object.values(model.phoneStats).some((s) => s.length !== 5)) {
+    throw new Error('English scoring model: phone statistics lack the phone priors; refit with tools/train-en-so762.ts');
+  }
   if (file === MODEL_FILE) cached = model;
   return model;
 }
