@@ -15,8 +15,15 @@ export const REPO_ROOT = path.resolve(import.meta.dirname, '..', '..');
 export const SHARED_DIR = path.resolve(REPO_ROOT, '..', 'shared');
 export const SHARED_DATA_DIR = path.join(SHARED_DIR, 'data');
 
+/** Temporary folders made by this test process; removed when it exits. */
+const made = new Set<string>();
+
+/** A new temporary folder, removed at the latest when the test process exits. */
 export function tempDir(prefix = 'kouyu-test-'): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  if (made.size === 0) process.once('exit', () => made.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+  made.add(dir);
+  return dir;
 }
 
 export function testConfig(env: Record<string, string> = {}): Config {

@@ -3,7 +3,6 @@
  * from ../shared/data, through an in-thread acoustic backend opened once per test process.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { createInThreadBackend } from '../../src/acoustic/backend.js';
 import type { AcousticBackend } from '../../src/acoustic/types.js';
@@ -12,7 +11,7 @@ import { decodeAudio } from '../../src/audio/decode.js';
 import { createEnglishEngine, type EnglishEngine } from '../../src/en/engine/index.js';
 import { parseEvaluationConfig, type EvaluationConfig } from '../../src/evaluation/config.js';
 import { createMandarinEngine, type MandarinEngine } from '../../src/zh/engine/engine.js';
-import { REPO_ROOT, SHARED_DATA_DIR } from '../helpers/app.js';
+import { REPO_ROOT, SHARED_DATA_DIR, tempDir } from '../helpers/app.js';
 
 export const ZH_AUDIO = {
   /** 有一个重要指标就是它的经常性账户顺逆差 */
@@ -30,7 +29,7 @@ let zh: Promise<MandarinEngine> | null = null;
 let en: EnglishEngine | null = null;
 
 function openBackend(): AcousticBackend {
-  backend ??= createInThreadBackend({ modelsDir: path.join(REPO_ROOT, 'models'), dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'kouyu-report-')) });
+  backend ??= createInThreadBackend({ modelsDir: path.join(REPO_ROOT, 'models'), dataDir: tempDir('kouyu-report-') });
   return backend;
 }
 
