@@ -1,39 +1,10 @@
 /**
  * Spectral centroid of voiced frames, a coarse timbre figure (Grey & Gordon 1978: perceived
- * brightness follows the centroid). Iterative radix-2 FFT (Cooley & Tukey 1965). Pure.
+ * brightness follows the centroid). Pure.
  */
+import { fft } from '../../dsp/fft.js';
 
 const N = 512;
-
-function fftMagnitude(re: Float64Array, im: Float64Array): void {
-  const n = re.length;
-  for (let i = 1, j = 0; i < n; i++) {
-    let bit = n >> 1;
-    for (; j & bit; bit >>= 1) j ^= bit;
-    j ^= bit;
-    if (i < j) {
-      [re[i], re[j]] = [re[j], re[i]];
-      [im[i], im[j]] = [im[j], im[i]];
-    }
-  }
-  for (let len = 2; len <= n; len <<= 1) {
-    const ang = (-2 * Math.PI) / len;
-    for (let i = 0; i < n; i += len) {
-      for (let k = 0; k < len / 2; k++) {
-        const wr = Math.cos(ang * k);
-        const wi = Math.sin(ang * k);
-        const a = i + k;
-        const b = a + len / 2;
-        const tr = re[b] * wr - im[b] * wi;
-        const ti = re[b] * wi + im[b] * wr;
-        re[b] = re[a] - tr;
-        im[b] = im[a] - ti;
-        re[a] += tr;
-        im[a] += ti;
-      }
-    }
-  }
-}
 
 /**
  * Mean spectral centroid (Hz, 0–5 kHz band) over frames whose F0 (`f0`, one value per `hopSec`)
@@ -54,7 +25,7 @@ export function spectralCentroid(x: Int16Array | Float32Array, sampleRate: numbe
       re[k] = x[start + k] * (0.5 - 0.5 * Math.cos((2 * Math.PI * k) / (N - 1)));
       im[k] = 0;
     }
-    fftMagnitude(re, im);
+    fft(re, im);
     let num = 0;
     let den = 0;
     for (let b = 1; b < maxBin; b++) {
