@@ -75,20 +75,36 @@ export async function compete(
 ): Promise<Competition | null> {
   const mid = aligned[k];
   if (!mid || !table.prons.has(labels[k])) return null;
-  const p = nearest(aligned, k, -1);
-  const n = nearest(aligned, k, +1);
-  const window = windowOver(pcm, p >= 0 ? aligned[p]!.startFrame : mid.startFrame, n >= 0 ? aligned[n]!.endFrame : mid.endFrame);
-  const around = (middle: GrammarSlot) => [...(p >= 0 ? [fixed(table, labels[p])] : []), middle, ...(n >= 0 ? [fixed(table, labels[n])] : [])];
+  const ctx = contextOf(table, aligned, labels, k);
+  const window = ctx.window(pcm, mid.startFrame, mid.endFrame);
   const shortlist = candidates(table, labels[k], loop, mid.startFrame, mid.endFrame);
-  const free = await backend.align('zh', pcm, { slots: around(slotOf(table, shortlist, false)) }, { window });
+  const free = await backend.align('zh', pcm, { slots: ctx.around([slotOf(table, shortlist, false)]) }, { window });
   if (!free.ok) return null;
-  const midUnit = free.units.filter((u) => u.slot >= 0)[p >= 0 ? 1 : 0];
+  const midUnit = free.units.filter((u) => u.slot >= 0)[ctx.middle];
   const heard = midUnit ? midUnit.label : labels[k];
   if (table.same(heard, labels[k])) return { heard: labels[k], evidence: 0 };
-  const forced = await backend.align('zh', pcm, { slots: around(fixed(table, labels[k])) }, { window });
+  const forced = await backend.align('zh', pcm, { slots: ctx.around([fixed(table, labels[k])]) }, { window });
   if (!forced.ok) return null;
   const frames = Math.max(1, mid.endFrame - mid.startFrame);
   return { heard, evidence: Math.max(0, (total(free) - total(forced)) / frames) };
+}
+
+/**
+ * The aligned neighbours of character k (p before, n after; -1 when there is none), the window
+ * grammar that puts them around a middle of the caller's, the index of the middle's unit among
+ * the decoded slot units, and the window of audio from p's start to n's end (the given frames
+ * where a neighbour is missing).
+ */
+function contextOf(table: SyllableTable, aligned: readonly (AlignedSyllable | null)[], labels: readonly string[], k: number) {
+  const p = nearest(aligned, k, -1);
+  const n = nearest(aligned, k, +1);
+  return {
+    p,
+    n,
+    middle: p >= 0 ? 1 : 0,
+    around: (middle: GrammarSlot[]) => [...(p >= 0 ? [fixed(table, labels[p])] : []), ...middle, ...(n >= 0 ? [fixed(table, labels[n])] : [])],
+    window: (pcm: Int16Array, start: number, end: number) => windowOver(pcm, p >= 0 ? aligned[p]!.startFrame : start, n >= 0 ? aligned[n]!.endFrame : end),
+  };
 }
 
 function nearest(aligned: readonly (AlignedSyllable | null)[], k: number, dir: -1 | 1): number {
@@ -176,11 +192,8 @@ export async function recoverSkipped(
 ): Promise<Recovery> {
   const skipped: Recovery = { status: 'skipped', syllable: null, heard: null };
   if (!table.prons.has(labels[k])) return skipped;
-  const p = nearest(aligned, k, -1);
-  const n = nearest(aligned, k, +1);
-  const window = windowOver(pcm, p >= 0 ? aligned[p]!.startFrame : 0, n >= 0 ? aligned[n]!.endFrame : Infinity);
-  const around = (middle: GrammarSlot[]) => [...(p >= 0 ? [fixed(table, labels[p])] : []), ...middle, ...(n >= 0 ? [fixed(table, labels[n])] : [])];
-  const mid = p >= 0 ? 1 : 0;
+  const { around, middle: mid, ...ctx } = contextOf(table, aligned, labels, k);
+  const window = ctx.window(pcm, 0, Infinity);
   const forced = await backend.align('zh', pcm, { slots: around([fixed(table, labels[k])]) }, { window, phones: true, gop: true });
   const none = around([]).length ? await backend.align('zh', pcm, { slots: around([]) }, { window }) : null;
   if (!forced.ok) return skipped;
@@ -213,17 +226,15 @@ export async function presence(
 ): Promise<{ loss: number; frames: number } | null> {
   const mid = aligned[k];
   if (!mid || !table.prons.has(labels[k])) return null;
-  const p = nearest(aligned, k, -1);
-  const n = nearest(aligned, k, +1);
+  const { around, middle, p, n, window: windowOf } = contextOf(table, aligned, labels, k);
   if (p < 0 && n < 0) return null;
-  const window = windowOver(pcm, p >= 0 ? aligned[p]!.startFrame : mid.startFrame, n >= 0 ? aligned[n]!.endFrame : mid.endFrame);
-  const around = (middle: GrammarSlot[]) => [...(p >= 0 ? [fixed(table, labels[p])] : []), ...middle, ...(n >= 0 ? [fixed(table, labels[n])] : [])];
+  const window = windowOf(pcm, mid.startFrame, mid.endFrame);
   const [forced, none] = await Promise.all([
     backend.align('zh', pcm, { slots: around([fixed(table, labels[k])]) }, { window }),
     backend.align('zh', pcm, { slots: around([]) }, { window }),
   ]);
   if (!forced.ok || !none.ok) return null;
-  const unit = forced.units.filter((u) => u.slot >= 0)[p >= 0 ? 1 : 0];
+  const unit = forced.units.filter((u) => u.slot >= 0)[middle];
   const frames = Math.max(1, unit.endFrame - unit.startFrame);
   return { loss: (total(none) - total(forced)) / frames, frames };
 }
