@@ -2,7 +2,7 @@
  * How every score is shaped: the strictness curve (`slack`), the five-dimension weights per
  * grade band, and the presenter's scale/precision rounding (spec "Evaluation config").
  */
-import type { Dimensions } from './types.js';
+import type { Dimensions, UnitAssessment } from './types.js';
 
 /**
  * Five-dimension weights per grade band (1 early … 4 advanced). Younger readers are judged
@@ -54,4 +54,29 @@ export function bandScore(x: number, lo: number, hi: number, fall = 0.6): number
   if (x >= lo && x <= hi) return 100;
   if (x < lo) return Math.max(0, 100 * (1 - (lo - x) / (lo * fall)));
   return Math.max(0, 100 * (1 - (x - hi) / (hi * fall)));
+}
+
+/** The fields of an inserted or repeated unit (readType 1 or 3) that say what was heard where. */
+export type ExtraUnitFields = Pick<UnitAssessment, 'text' | 'readType' | 'readStatus' | 'beginIndex' | 'endIndex' | 'sentence' | 'span' | 'extra' | 'heard'>;
+
+/** An inserted or repeated unit: where it was heard and what, no scores (both languages). */
+export function extraUnit(f: ExtraUnitFields): UnitAssessment {
+  return {
+    text: f.text,
+    charType: 0,
+    readType: f.readType,
+    readStatus: f.readStatus,
+    beginIndex: f.beginIndex,
+    endIndex: f.endIndex,
+    sentence: f.sentence,
+    span: f.span,
+    pronunciation: null,
+    gop: null,
+    prominence: 0,
+    tone: null,
+    pauseAfter: { type: 0, duration: 0 },
+    phones: [],
+    extra: f.extra,
+    heard: f.heard,
+  };
 }

@@ -6,7 +6,7 @@
  * `extraScores.stress` (shaped into `scores.stress`), and per-phone `extra` (`error_type`,
  * `inserted`).
  */
-import { applySlack, bandScore, GRADE_BAND_WEIGHTS, shapeScore, weightedOverall } from '../../assessment/shaping.js';
+import { applySlack, bandScore, extraUnit, GRADE_BAND_WEIGHTS, shapeScore, weightedOverall } from '../../assessment/shaping.js';
 import type { Assessment, Dimensions, PhoneAssessment as CorePhone, UnitAssessment } from '../../assessment/types.js';
 import type { EvaluationConfig } from '../../evaluation/config.js';
 import { englishSuggestions } from './suggestions.js';
@@ -89,7 +89,7 @@ function unitOf(w: WordAssessment, config: EvaluationConfig): UnitAssessment {
   const s = (v: number) => applySlack(v, config.slack);
   const shaped = (v: number) => shapeScore(s(v), config.scale, config.precision);
   const skipped = w.readStatus === 'skipped';
-  if (w.readType === 1 || w.readType === 3) return extraUnit(w);
+  if (w.readType === 1 || w.readType === 3) return extraWordUnit(w);
   const phones: CorePhone[] = w.phones.map((p) => ({
     phoneme: p.expected.toLowerCase(),
     phone: (p.heard ?? p.expected).toLowerCase(),
@@ -127,25 +127,18 @@ function unitOf(w: WordAssessment, config: EvaluationConfig): UnitAssessment {
 }
 
 /** An inserted or repeated word: a span and what was heard, no scores. */
-function extraUnit(w: WordAssessment): UnitAssessment {
-  return {
+function extraWordUnit(w: WordAssessment): UnitAssessment {
+  return extraUnit({
     text: w.text,
-    charType: 0,
     readType: w.readType,
     readStatus: w.readStatus,
     beginIndex: w.beginIndex,
     endIndex: w.endIndex,
     sentence: w.sentenceIndex,
     span: { start: w.startFrame, end: w.endFrame },
-    pronunciation: null,
-    gop: null,
-    prominence: 0,
-    tone: null,
-    pauseAfter: { type: 0, duration: 0 },
-    phones: [],
     extra: { stress: [], phonics: [], linkable: false, word_parts: [], heard_phones: w.pronunciation.toLowerCase() },
     heard: { text: w.text, syllable: null, final: null },
-  };
+  });
 }
 
 function syllableScore(w: WordAssessment, first: number, end: number): number {

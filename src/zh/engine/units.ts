@@ -4,6 +4,7 @@
  * inserted and repeated syllables placed after the character they followed.
  */
 import type { PhoneAssessment, ReadStatus, ToneAssessment, UnitAssessment } from '../../assessment/types.js';
+import { extraUnit } from '../../assessment/shaping.js';
 import type { AlignedSyllable } from './align.js';
 import type { Insertion } from './context.js';
 import { markedPinyin, numericPinyin, plainPinyin } from './pinyin-format.js';
@@ -94,23 +95,16 @@ export function buildUnits(table: SyllableTable, text: ZhText, judged: readonly 
 function insertedUnits(table: SyllableTable, ins: Insertion, labels: readonly string[], k: number, after: ZhToken): UnitAssessment[] {
   return ins.syllables.map((s) => {
     const repeated = table.same(s.syllable, labels[k]) || (k + 1 < labels.length && table.same(s.syllable, labels[k + 1]));
-    return {
+    return extraUnit({
       text: plainPinyin(s.syllable),
-      charType: 0,
       readType: repeated ? 3 : 1,
       readStatus: repeated ? 'repeated' : 'inserted',
       beginIndex: -1,
       endIndex: -1,
       sentence: after.sentence,
       span: { start: s.startFrame, end: s.endFrame },
-      pronunciation: null,
-      gop: null,
-      prominence: 0,
-      tone: null,
-      pauseAfter: { type: 0, duration: 0 },
-      phones: [],
       extra: { tone: '', ...pinyinFields(s.syllable, 5, 5), word_parts: [] },
       heard: { text: plainPinyin(s.syllable), syllable: s.syllable, final: table.finalOf(s.syllable) || s.syllable },
-    };
+    });
   });
 }
