@@ -327,7 +327,7 @@ async function cvAll(cache: string): Promise<void> {
 }
 
 /** speechocean762 utterance ids start with the 4-digit speaker id after a leading 0 (000010011 → 0001). */
-function speakerOf(id: string): string {
+export function speakerOf(id: string): string {
   return id.slice(0, 5);
 }
 
@@ -361,7 +361,7 @@ function ridgeCv(names: string[], X: number[][], y: number[], groups: string[]):
  * correct (mean score >= 1.5), shrunk towards the overall share by PRIOR_WEIGHT tokens.
  */
 const PRIOR_WEIGHT = 20;
-function phoneStatistics(data: readonly LabelledReading[]): PhoneStats {
+export function phoneStatistics(data: readonly LabelledReading[]): PhoneStats {
   const acc = new Map<string, { g: number[]; d: number[]; ok: number; n: number }>();
   const entry = (ph: string) => acc.get(ph) ?? (acc.set(ph, { g: [], d: [], ok: 0, n: 0 }), acc.get(ph)!);
   let ok = 0;

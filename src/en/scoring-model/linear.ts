@@ -57,34 +57,64 @@ export function fitRidge(names: string[], X: readonly number[][], y: readonly nu
 /**
  * Ridge-penalised logistic regression of binary y (0/1) on rows of X by Newton-Raphson
  * (iteratively reweighted least squares; McCullagh & Nelder 1989), on standardised inputs.
+ * Each Newton step is halved until the penalised log-likelihood improves (a plain Newton step
+ * can overshoot and diverge when an input nearly separates the classes, for example one that is
+ * zero for almost every row), and iteration stops once the improvement is negligible.
  */
-export function fitLogistic(names: string[], X: readonly number[][], y: readonly number[], lambda = 1, iterations = 25): LinearModel {
+export function fitLogistic(names: string[], X: readonly number[][], y: readonly number[], lambda = 1, iterations = 50): LinearModel {
   const base = fitRidge(names, X, y, [0, 1], lambda);
   const d = names.length;
-  const Z = X.map((row) => row.map((v, j) => (finite(v) - base.mean[j]) / base.std[j]));
+  const Z = X.map((row) => [...row.map((v, j) => (finite(v) - base.mean[j]) / base.std[j]), 1]);
   const w = new Array<number>(d + 1).fill(0);
-  const pos = y.reduce((a, b) => a + b, 0) / y.length;
+  const pos = Math.min(1 - 1e-6, Math.max(1e-6, y.reduce((a, b) => a + b, 0) / y.length));
   w[d] = Math.log(pos / (1 - pos));
+  // Penalised negative log-likelihood (the intercept is not penalised).
+  const loss = (v: readonly number[]): number => {
+    let s = 0;
+    for (let r = 0; r < Z.length; r++) {
+      let eta = 0;
+      for (let j = 0; j <= d; j++) eta += v[j] * Z[r][j];
+      // log(1 + e^eta) − y·eta, computed without overflow.
+      s += (eta > 0 ? eta + Math.log1p(Math.exp(-eta)) : Math.log1p(Math.exp(eta))) - y[r] * eta;
+    }
+    for (let j = 0; j < d; j++) s += 0.5 * lambda * v[j] * v[j];
+    return s;
+  };
+  let current = loss(w);
   for (let it = 0; it < iterations; it++) {
     const H = Array.from({ length: d + 1 }, () => new Array<number>(d + 1).fill(0));
     const g = new Array<number>(d + 1).fill(0);
     for (let r = 0; r < Z.length; r++) {
-      const z = [...Z[r], 1];
+      const z = Z[r];
       let eta = 0;
       for (let j = 0; j <= d; j++) eta += w[j] * z[j];
       const p = 1 / (1 + Math.exp(-eta));
-      const q = Math.max(1e-6, p * (1 - p));
+      const q = Math.max(1e-9, p * (1 - p));
       for (let i = 0; i <= d; i++) {
         g[i] += (y[r] - p) * z[i];
-        for (let j = 0; j <= d; j++) H[i][j] += q * z[i] * z[j];
+        const qz = q * z[i];
+        for (let j = 0; j <= i; j++) H[i][j] += qz * z[j];
       }
     }
+    for (let i = 0; i <= d; i++) for (let j = 0; j < i; j++) H[j][i] = H[i][j];
     for (let i = 0; i < d; i++) {
       H[i][i] += lambda;
       g[i] -= lambda * w[i];
     }
     const step = solve(H, g);
-    for (let i = 0; i <= d; i++) w[i] += step[i];
+    let t = 1;
+    let next = current;
+    let trial = w;
+    for (; t > 1e-4; t /= 2) {
+      trial = w.map((v, i) => v + t * step[i]);
+      next = loss(trial);
+      if (next <= current) break;
+    }
+    if (!(next <= current)) break;
+    for (let i = 0; i <= d; i++) w[i] = trial[i];
+    const gain = current - next;
+    current = next;
+    if (gain < 1e-9 * Math.abs(current)) break;
   }
   return { ...base, weights: w.slice(0, d), bias: w[d], min: 0, max: 1, link: 'logistic' };
 }
