@@ -139,7 +139,7 @@ export interface PairDecode {
  * apart), then, when no repetition was found, with the garbage loop. Words the alignment
  * skipped between the two stay optional slots, so that their speech is not taken for extra.
  */
-export async function decodePair(backend: AcousticBackend, pcm: Int16Array, plan: ReadingPlan, ev: ReadingEvidence, pair: CandidatePair, loop: readonly PhoneSegment[] = []): Promise<PairDecode> {
+export async function decodePair(backend: AcousticBackend, pcm: Int16Array, plan: ReadingPlan, ev: ReadingEvidence, pair: CandidatePair, loop: readonly PhoneSegment[] = [], repeatSlot = true): Promise<PairDecode> {
   const slots = grammarOf(plan.entries, false).slots;
   const a = ev.words[pair.first] as WordEvidence | undefined;
   const b = ev.words[pair.second] as WordEvidence | undefined;
@@ -153,10 +153,10 @@ export async function decodePair(backend: AcousticBackend, pcm: Int16Array, plan
   const after = b ? [slots[pair.second]] : [];
   const heard = (from: number, to: number) => loop.filter((p) => isSpeechPhone(p.phone) && (p.startFrame + p.endFrame) / 2 >= from && (p.startFrame + p.endFrame) / 2 < to).map((p) => p.phone);
   const again: GrammarSlot = { optional: true, alternatives: [...before, ...after].flatMap((slot) => slot.alternatives) };
-  const repeat = await backend.align('en', pcm, { slots: [...before, again, ...between, ...after] }, { window });
-  const rep = repeat.ok ? repeat.units.find((u) => u.slot === before.length) : undefined;
-  const likeness = repeat.ok && rep ? repeatLikeness(pcm, ev, repeat.units, rep) : Infinity;
-  if (repeat.ok && rep && likeness <= REPEATED_LIKENESS) {
+  const repeat = repeatSlot ? await backend.align('en', pcm, { slots: [...before, again, ...between, ...after] }, { window }) : null;
+  const rep = repeat?.ok ? repeat.units.find((u) => u.slot === before.length) : undefined;
+  const likeness = repeat?.ok && rep ? repeatLikeness(pcm, ev, repeat.units, rep) : Infinity;
+  if (repeat?.ok && rep && likeness <= REPEATED_LIKENESS) {
     // The later token is the repetition; it follows the word it repeats.
     const word = Number(rep.label);
     const tokens = repeat.units.filter((u) => u.slot >= 0 && u.label === rep.label);
@@ -221,6 +221,48 @@ function lastBefore(units: readonly UnitSegment[], frame: number, fallback: numb
   return before.length ? Number(before[before.length - 1].label) : fallback;
 }
 
+/**
+ * Repetitions over the whole reading in one decode: after every word an optional slot that may
+ * be that word again (a skipped word stays optional). A word the slot takes is a repetition when
+ * its two tokens sound alike (`repeatLikeness`, measured as in a pair's window: against the
+ * word next to the two tokens in the decode and LIKENESS_NEIGHBOURS read words on each side).
+ */
+export async function findRepetitions(backend: AcousticBackend, pcm: Int16Array, plan: ReadingPlan, ev: ReadingEvidence, loop: readonly PhoneSegment[] = []): Promise<ExtraSpeech[]> {
+  const read = ev.words.filter((w) => w.status === 'read');
+  if (read.length === 0) return [];
+  const base = grammarOf(plan.entries, false).slots;
+  const slots: GrammarSlot[] = base.flatMap((slot, k) => [
+    { ...slot, optional: ev.words[k].status !== 'read' },
+    { optional: true, alternatives: slot.alternatives },
+  ]);
+  const frames = Math.floor(pcm.length / SAMPLES_PER_FRAME);
+  const window: FrameWindow = {
+    startFrame: Math.max(0, read[0].startFrame - EDGE_FRAMES),
+    endFrame: Math.min(frames, read[read.length - 1].endFrame + EDGE_FRAMES),
+  };
+  const r = await backend.align('en', pcm, { slots, optionalSilence: true }, { window });
+  if (!r.ok) return [];
+  const words = r.units.filter((u) => u.slot >= 0);
+  const out: ExtraSpeech[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const rep = words[i];
+    if (rep.slot % 2 === 0) continue;
+    const twin = words[i - 1];
+    if (!twin || twin.label !== rep.label) continue;
+    // As in a pair's window: the two tokens and the word next to them.
+    const next = words[i + 1] ?? words[i - 2];
+    const local = [twin, rep, ...(next ? [next] : [])].map((u) => ({ ...u, slot: u === rep ? 1 : 0 }));
+    if (repeatLikeness(pcm, ev, local, local[1]) > REPEATED_LIKENESS) continue;
+    const word = Number(rep.label);
+    out.push({ after: word, kind: 'repeated', word, heard: heardOver(loop, rep.startFrame, rep.endFrame), startFrame: rep.startFrame, endFrame: rep.endFrame, extent: { startFrame: twin.startFrame, endFrame: rep.endFrame } });
+  }
+  return out;
+}
+
+function heardOver(loop: readonly PhoneSegment[], from: number, to: number): string[] {
+  return loop.filter((p) => isSpeechPhone(p.phone) && (p.startFrame + p.endFrame) / 2 >= from && (p.startFrame + p.endFrame) / 2 < to).map((p) => p.phone);
+}
+
 /** Extra speech of a reading, in reading order. */
 export async function findExtraSpeech(
   backend: AcousticBackend,
@@ -231,9 +273,15 @@ export async function findExtraSpeech(
   loop: readonly PhoneSegment[],
 ): Promise<ExtraSpeech[]> {
   if (!ev.ok) return [];
-  const pairs = candidatePairs(ev, energyDb, loop);
-  const decoded = await Promise.all(pairs.map((p) => decodePair(backend, pcm, plan, ev, p, loop)));
-  return dedupe(decoded.flatMap((d) => d.found));
+  const repeated = await findRepetitions(backend, pcm, plan, ev, loop);
+  // A candidate pair a repetition explains is not decoded for an insertion.
+  const span = (p: CandidatePair) => ({
+    from: ev.words[p.first]?.startFrame ?? -Infinity,
+    to: ev.words[p.second]?.endFrame ?? Infinity,
+  });
+  const pairs = candidatePairs(ev, energyDb, loop).filter((p) => !repeated.some((f) => f.extent.startFrame < span(p).to && f.extent.endFrame > span(p).from));
+  const decoded = await Promise.all(pairs.map((p) => decodePair(backend, pcm, plan, ev, p, loop, false)));
+  return dedupe([...repeated, ...decoded.flatMap((d) => d.found)]);
 }
 
 /**
