@@ -6,17 +6,20 @@
  * times as long as the reader's median pace per phone gives it, and OVERLONG_FRAMES over), or
  * spread over two words (which then hold EXCESS_PHONES more phones of the free phone loop,
  * decoded for GOP anyway, than the reader's median ratio of loop phones to expected phones
- * gives them). Only word pairs showing one of those signs are decoded again, over their window
- * (the two words and what lies between; words the alignment skipped in between stay optional):
- * 1. with an optional slot between the two that may be either word again. A repetition is a
- *    word that slot takes whose two tokens sound alike (`repeatLikeness`: DTW of log mel
- *    frames, similarity.ts), since the slot also takes other speech when nothing else can;
- * 2. otherwise with the backend's garbage loop of phones allowed around the two words (held back
- *    by its insertion penalty, so it only wins speech no word explains): a loop run of at least
- *    INSERTED_FRAMES is an inserted word.
+ * gives them).
+ * 1. Repetitions: the whole reading is decoded once more with an optional slot after every word
+ *    that may be that word again (`findRepetitions`). A repetition is a word that slot takes
+ *    whose two tokens sound alike (`repeatLikeness`: DTW of log mel frames, similarity.ts),
+ *    since the slot also takes other speech when nothing else can. No sign is needed: the
+ *    aligner shares a repeated short word out over its neighbours, so that most repetitions
+ *    show none, and the likeness keeps the slot quiet on correct readings.
+ * 2. Insertions: only word pairs showing one of those signs (and not explained by a repetition)
+ *    are decoded again over their window (the two words and what lies between; words the
+ *    alignment skipped in between stay optional) with the backend's garbage loop of phones
+ *    allowed around the two words (held back by its insertion penalty, so it only wins speech
+ *    no word explains): a loop run of at least INSERTED_FRAMES is an inserted word.
  * The two are decoded apart because the loop's insertion penalty would hold the repeat slot
- * back as well. A clean reading rarely shows a sign, so it mostly costs nothing (the cost is
- * printed by `validity:en --only native`).
+ * back as well. The cost is printed by `validity:en --only native`.
  */
 import { INSERTION_LABEL, SAMPLES_PER_FRAME, type AcousticBackend, type FrameWindow, type GrammarSlot, type PhoneSegment, type UnitSegment } from '../../acoustic/types.js';
 import type { ReadingEvidence, WordEvidence } from './evidence.js';
@@ -39,8 +42,8 @@ export const OVERLONG_FRAMES = 20;
 export const EXCESS_PHONES = 4.5;
 /** Frames the garbage loop must take to count as an inserted word (200 ms). */
 export const INSERTED_FRAMES = 20;
-/** Shortest repeated word, frames. */
-export const REPEATED_FRAMES = 8;
+/** Shortest token of a repeated word, frames (shorter ones are pieces of one token). */
+export const REPEATED_FRAMES = 10;
 /** Likeness (repeatLikeness) up to which the repeat slot's word counts as said twice. */
 export const REPEATED_LIKENESS = 0.7;
 /** Longest ratio of the two tokens' lengths of a repeated word. */
@@ -136,8 +139,10 @@ export interface PairDecode {
 /**
  * Decodes one candidate pair's window (see the file comment): first with the optional repeat
  * slot (the garbage loop's insertion penalty would weigh on it too, so the two are decoded
- * apart), then, when no repetition was found, with the garbage loop. Words the alignment
- * skipped between the two stay optional slots, so that their speech is not taken for extra.
+ * apart), then, when no repetition was found, with the garbage loop; `repeatSlot: false`
+ * (what `findExtraSpeech` uses, repetitions coming from `findRepetitions`) skips the first.
+ * Words the alignment skipped between the two stay optional slots, so that their speech is not
+ * taken for extra.
  */
 export async function decodePair(backend: AcousticBackend, pcm: Int16Array, plan: ReadingPlan, ev: ReadingEvidence, pair: CandidatePair, loop: readonly PhoneSegment[] = [], repeatSlot = true): Promise<PairDecode> {
   const slots = grammarOf(plan.entries, false).slots;
