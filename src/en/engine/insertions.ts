@@ -226,15 +226,27 @@ function lastBefore(units: readonly UnitSegment[], frame: number, fallback: numb
   return before.length ? Number(before[before.length - 1].label) : fallback;
 }
 
+export interface RepeatDecode {
+  /** Repetitions: repeat-slot words whose two tokens sound alike. */
+  repeated: ExtraSpeech[];
+  /**
+   * Repeat-slot words of INSERTED_FRAMES or more whose tokens are alike in length but not in
+   * sound: speech no word explains, an insertion where a sign of extra speech shows too.
+   */
+  unlike: ExtraSpeech[];
+}
+
 /**
  * Repetitions over the whole reading in one decode: after every word an optional slot that may
  * be that word again (a skipped word stays optional). A word the slot takes is a repetition when
  * its two tokens sound alike (`repeatLikeness`, measured as in a pair's window: against the
  * word next to the two tokens in the decode and LIKENESS_NEIGHBOURS read words on each side).
  */
-export async function findRepetitions(backend: AcousticBackend, pcm: Int16Array, plan: ReadingPlan, ev: ReadingEvidence, loop: readonly PhoneSegment[] = []): Promise<ExtraSpeech[]> {
+export async function findRepetitions(backend: AcousticBackend, pcm: Int16Array, plan: ReadingPlan, ev: ReadingEvidence, loop: readonly PhoneSegment[] = []): Promise<RepeatDecode> {
   const read = ev.words.filter((w) => w.status === 'read');
-  if (read.length === 0) return [];
+  const out: ExtraSpeech[] = [];
+  const unlike: ExtraSpeech[] = [];
+  if (read.length === 0) return { repeated: out, unlike };
   const base = grammarOf(plan.entries, false).slots;
   const slots: GrammarSlot[] = base.flatMap((slot, k) => [
     { ...slot, optional: ev.words[k].status !== 'read' },
@@ -246,9 +258,8 @@ export async function findRepetitions(backend: AcousticBackend, pcm: Int16Array,
     endFrame: Math.min(frames, read[read.length - 1].endFrame + EDGE_FRAMES),
   };
   const r = await backend.align('en', pcm, { slots, optionalSilence: true }, { window });
-  if (!r.ok) return [];
+  if (!r.ok) return { repeated: out, unlike };
   const words = r.units.filter((u) => u.slot >= 0);
-  const out: ExtraSpeech[] = [];
   for (let i = 0; i < words.length; i++) {
     const rep = words[i];
     if (rep.slot % 2 === 0) continue;
@@ -257,11 +268,18 @@ export async function findRepetitions(backend: AcousticBackend, pcm: Int16Array,
     // As in a pair's window: the two tokens and the word next to them.
     const next = words[i + 1] ?? words[i - 2];
     const local = [twin, rep, ...(next ? [next] : [])].map((u) => ({ ...u, slot: u === rep ? 1 : 0 }));
-    if (repeatLikeness(pcm, ev, local, local[1]) > REPEATED_LIKENESS) continue;
+    const likeness = repeatLikeness(pcm, ev, local, local[1]);
     const word = Number(rep.label);
+    if (likeness > REPEATED_LIKENESS) {
+      // Speech no word explains, when a sign of extra speech is there too (findExtraSpeech).
+      if (Number.isFinite(likeness) && rep.endFrame - rep.startFrame >= INSERTED_FRAMES) {
+        unlike.push({ after: word, kind: 'inserted', word: null, heard: heardOver(loop, rep.startFrame, rep.endFrame), startFrame: rep.startFrame, endFrame: rep.endFrame, extent: { startFrame: rep.startFrame, endFrame: rep.endFrame } });
+      }
+      continue;
+    }
     out.push({ after: word, kind: 'repeated', word, heard: heardOver(loop, rep.startFrame, rep.endFrame), startFrame: rep.startFrame, endFrame: rep.endFrame, extent: { startFrame: twin.startFrame, endFrame: rep.endFrame } });
   }
-  return out;
+  return { repeated: out, unlike };
 }
 
 function heardOver(loop: readonly PhoneSegment[], from: number, to: number): string[] {
@@ -278,7 +296,7 @@ export async function findExtraSpeech(
   loop: readonly PhoneSegment[],
 ): Promise<ExtraSpeech[]> {
   if (!ev.ok) return [];
-  const repeated = await findRepetitions(backend, pcm, plan, ev, loop);
+  const { repeated, unlike } = await findRepetitions(backend, pcm, plan, ev, loop);
   // A candidate pair a repetition explains is not decoded for an insertion.
   const span = (p: CandidatePair) => ({
     from: ev.words[p.first]?.startFrame ?? -Infinity,
@@ -286,7 +304,11 @@ export async function findExtraSpeech(
   });
   const pairs = candidatePairs(ev, energyDb, loop).filter((p) => !repeated.some((f) => f.extent.startFrame < span(p).to && f.extent.endFrame > span(p).from));
   const decoded = await Promise.all(pairs.map((p) => decodePair(backend, pcm, plan, ev, p, loop, false)));
-  return dedupe([...repeated, ...decoded.flatMap((d) => d.found)]);
+  // A candidate pair the garbage loop found nothing in may still hold a repeat-slot word that is
+  // not its twin (the loop's insertion penalty holds it back where the slot's is lighter).
+  const within = (f: ExtraSpeech, p: CandidatePair) => f.startFrame >= span(p).from - MARGIN && f.endFrame <= span(p).to + MARGIN;
+  const unexplained = decoded.filter((d) => d.found.length === 0).flatMap((d) => unlike.filter((f) => within(f, d.pair)));
+  return dedupe([...repeated, ...decoded.flatMap((d) => d.found), ...unexplained]);
 }
 
 /**
