@@ -17,7 +17,11 @@
  *    are decoded again over their window (the two words and what lies between; words the
  *    alignment skipped in between stay optional) with the backend's garbage loop of phones
  *    allowed around the two words (held back by its insertion penalty, so it only wins speech
- *    no word explains): a loop run of at least INSERTED_FRAMES is an inserted word.
+ *    no word explains): a loop run of at least INSERTED_FRAMES is an inserted word. Where the
+ *    loop finds nothing, a word of INSERTED_FRAMES or more that the repeat slot of step 1 took
+ *    inside the pair's window but that does not sound like its twin (tokens alike in length,
+ *    likeness over REPEATED_LIKENESS) is one: the slot's lighter cost lets it win speech the
+ *    penalised loop loses.
  * The two are decoded apart because the loop's insertion penalty would hold the repeat slot
  * back as well. The cost is printed by `validity:en --only native`.
  */
