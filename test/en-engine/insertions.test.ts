@@ -83,3 +83,18 @@ test('a word said twice is a repetition (readType 3) of that word, and fluency c
   assert.deepEqual(units.slice(0, 4), [['the', 0], ['invention', 0], ['invention', 3], ['of', 0]]);
   assert.deepEqual(a.sentences[0].units, a.units.map((_, i) => i));
 });
+
+test('a short function word said twice is a repetition of that word, found by the whole-reading repeat decode', async () => {
+  const { engine } = await englishEngine();
+  const cfg = config({ referenceText: LJ5.text });
+  const base = await audio(...LJ5.file);
+  const clean = await engine.inspect(cfg, base);
+  const word = clean.words[2];
+  assert.equal(word.text, 'of');
+  const twice = spliced(base, word.endFrame, base.pcm.slice(word.startFrame * 160, word.endFrame * 160));
+  const en = await engine.inspect(cfg, twice);
+  const repeated = en.extraWords.filter((w) => w.readType === 3);
+  assert.deepEqual(repeated.map((w) => [w.text, w.index]), [['of', 2]]);
+  assert.equal(en.extraWords.filter((w) => w.readType === 1).length, 0);
+  assert.equal(en.fluencyMeasures.repetitions, 1);
+});

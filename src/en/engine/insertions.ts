@@ -6,17 +6,24 @@
  * times as long as the reader's median pace per phone gives it, and OVERLONG_FRAMES over), or
  * spread over two words (which then hold EXCESS_PHONES more phones of the free phone loop,
  * decoded for GOP anyway, than the reader's median ratio of loop phones to expected phones
- * gives them). Only word pairs showing one of those signs are decoded again, over their window
- * (the two words and what lies between; words the alignment skipped in between stay optional):
- * 1. with an optional slot between the two that may be either word again. A repetition is a
- *    word that slot takes whose two tokens sound alike (`repeatLikeness`: DTW of log mel
- *    frames, similarity.ts), since the slot also takes other speech when nothing else can;
- * 2. otherwise with the backend's garbage loop of phones allowed around the two words (held back
- *    by its insertion penalty, so it only wins speech no word explains): a loop run of at least
- *    INSERTED_FRAMES is an inserted word.
+ * gives them).
+ * 1. Repetitions: the whole reading is decoded once more with an optional slot after every word
+ *    that may be that word again (`findRepetitions`). A repetition is a word that slot takes
+ *    whose two tokens sound alike (`repeatLikeness`: DTW of log mel frames, similarity.ts),
+ *    since the slot also takes other speech when nothing else can. No sign is needed: the
+ *    aligner shares a repeated short word out over its neighbours, so that most repetitions
+ *    show none, and the likeness keeps the slot quiet on correct readings.
+ * 2. Insertions: only word pairs showing one of those signs (and not explained by a repetition)
+ *    are decoded again over their window (the two words and what lies between; words the
+ *    alignment skipped in between stay optional) with the backend's garbage loop of phones
+ *    allowed around the two words (held back by its insertion penalty, so it only wins speech
+ *    no word explains): a loop run of at least INSERTED_FRAMES is an inserted word. Where the
+ *    loop finds nothing, a word of INSERTED_FRAMES or more that the repeat slot of step 1 took
+ *    inside the pair's window but that does not sound like its twin (tokens alike in length,
+ *    likeness over REPEATED_LIKENESS) is one: the slot's lighter cost lets it win speech the
+ *    penalised loop loses.
  * The two are decoded apart because the loop's insertion penalty would hold the repeat slot
- * back as well. A clean reading rarely shows a sign, so it mostly costs nothing (the cost is
- * printed by `validity:en --only native`).
+ * back as well. The cost is printed by `validity:en --only native`.
  */
 import { INSERTION_LABEL, SAMPLES_PER_FRAME, type AcousticBackend, type FrameWindow, type GrammarSlot, type PhoneSegment, type UnitSegment } from '../../acoustic/types.js';
 import type { ReadingEvidence, WordEvidence } from './evidence.js';
@@ -39,8 +46,8 @@ export const OVERLONG_FRAMES = 20;
 export const EXCESS_PHONES = 4.5;
 /** Frames the garbage loop must take to count as an inserted word (200 ms). */
 export const INSERTED_FRAMES = 20;
-/** Shortest repeated word, frames. */
-export const REPEATED_FRAMES = 8;
+/** Shortest token of a repeated word, frames (shorter ones are pieces of one token). */
+export const REPEATED_FRAMES = 10;
 /** Likeness (repeatLikeness) up to which the repeat slot's word counts as said twice. */
 export const REPEATED_LIKENESS = 0.7;
 /** Longest ratio of the two tokens' lengths of a repeated word. */
@@ -136,10 +143,12 @@ export interface PairDecode {
 /**
  * Decodes one candidate pair's window (see the file comment): first with the optional repeat
  * slot (the garbage loop's insertion penalty would weigh on it too, so the two are decoded
- * apart), then, when no repetition was found, with the garbage loop. Words the alignment
- * skipped between the two stay optional slots, so that their speech is not taken for extra.
+ * apart), then, when no repetition was found, with the garbage loop; `repeatSlot: false`
+ * (what `findExtraSpeech` uses, repetitions coming from `findRepetitions`) skips the first.
+ * Words the alignment skipped between the two stay optional slots, so that their speech is not
+ * taken for extra.
  */
-export async function decodePair(backend: AcousticBackend, pcm: Int16Array, plan: ReadingPlan, ev: ReadingEvidence, pair: CandidatePair, loop: readonly PhoneSegment[] = []): Promise<PairDecode> {
+export async function decodePair(backend: AcousticBackend, pcm: Int16Array, plan: ReadingPlan, ev: ReadingEvidence, pair: CandidatePair, loop: readonly PhoneSegment[] = [], repeatSlot = true): Promise<PairDecode> {
   const slots = grammarOf(plan.entries, false).slots;
   const a = ev.words[pair.first] as WordEvidence | undefined;
   const b = ev.words[pair.second] as WordEvidence | undefined;
@@ -153,10 +162,10 @@ export async function decodePair(backend: AcousticBackend, pcm: Int16Array, plan
   const after = b ? [slots[pair.second]] : [];
   const heard = (from: number, to: number) => loop.filter((p) => isSpeechPhone(p.phone) && (p.startFrame + p.endFrame) / 2 >= from && (p.startFrame + p.endFrame) / 2 < to).map((p) => p.phone);
   const again: GrammarSlot = { optional: true, alternatives: [...before, ...after].flatMap((slot) => slot.alternatives) };
-  const repeat = await backend.align('en', pcm, { slots: [...before, again, ...between, ...after] }, { window });
-  const rep = repeat.ok ? repeat.units.find((u) => u.slot === before.length) : undefined;
-  const likeness = repeat.ok && rep ? repeatLikeness(pcm, ev, repeat.units, rep) : Infinity;
-  if (repeat.ok && rep && likeness <= REPEATED_LIKENESS) {
+  const repeat = repeatSlot ? await backend.align('en', pcm, { slots: [...before, again, ...between, ...after] }, { window }) : null;
+  const rep = repeat?.ok ? repeat.units.find((u) => u.slot === before.length) : undefined;
+  const likeness = repeat?.ok && rep ? repeatLikeness(pcm, ev, repeat.units, rep) : Infinity;
+  if (repeat?.ok && rep && likeness <= REPEATED_LIKENESS) {
     // The later token is the repetition; it follows the word it repeats.
     const word = Number(rep.label);
     const tokens = repeat.units.filter((u) => u.slot >= 0 && u.label === rep.label);
@@ -221,6 +230,66 @@ function lastBefore(units: readonly UnitSegment[], frame: number, fallback: numb
   return before.length ? Number(before[before.length - 1].label) : fallback;
 }
 
+export interface RepeatDecode {
+  /** Repetitions: repeat-slot words whose two tokens sound alike. */
+  repeated: ExtraSpeech[];
+  /**
+   * Repeat-slot words of INSERTED_FRAMES or more whose tokens are alike in length but not in
+   * sound: speech no word explains, an insertion where a sign of extra speech shows too.
+   */
+  unlike: ExtraSpeech[];
+}
+
+/**
+ * Repetitions over the whole reading in one decode: after every word an optional slot that may
+ * be that word again (a skipped word stays optional). A word the slot takes is a repetition when
+ * its two tokens sound alike (`repeatLikeness`, measured as in a pair's window: against the
+ * word next to the two tokens in the decode and LIKENESS_NEIGHBOURS read words on each side).
+ */
+export async function findRepetitions(backend: AcousticBackend, pcm: Int16Array, plan: ReadingPlan, ev: ReadingEvidence, loop: readonly PhoneSegment[] = []): Promise<RepeatDecode> {
+  const read = ev.words.filter((w) => w.status === 'read');
+  const out: ExtraSpeech[] = [];
+  const unlike: ExtraSpeech[] = [];
+  if (read.length === 0) return { repeated: out, unlike };
+  const base = grammarOf(plan.entries, false).slots;
+  const slots: GrammarSlot[] = base.flatMap((slot, k) => [
+    { ...slot, optional: ev.words[k].status !== 'read' },
+    { optional: true, alternatives: slot.alternatives },
+  ]);
+  const frames = Math.floor(pcm.length / SAMPLES_PER_FRAME);
+  const window: FrameWindow = {
+    startFrame: Math.max(0, read[0].startFrame - EDGE_FRAMES),
+    endFrame: Math.min(frames, read[read.length - 1].endFrame + EDGE_FRAMES),
+  };
+  const r = await backend.align('en', pcm, { slots, optionalSilence: true }, { window });
+  if (!r.ok) return { repeated: out, unlike };
+  const words = r.units.filter((u) => u.slot >= 0);
+  for (let i = 0; i < words.length; i++) {
+    const rep = words[i];
+    if (rep.slot % 2 === 0) continue;
+    const twin = words[i - 1];
+    if (!twin || twin.label !== rep.label) continue;
+    // As in a pair's window: the two tokens and the word next to them.
+    const next = words[i + 1] ?? words[i - 2];
+    const local = [twin, rep, ...(next ? [next] : [])].map((u) => ({ ...u, slot: u === rep ? 1 : 0 }));
+    const likeness = repeatLikeness(pcm, ev, local, local[1]);
+    const word = Number(rep.label);
+    if (likeness > REPEATED_LIKENESS) {
+      // Speech no word explains, when a sign of extra speech is there too (findExtraSpeech).
+      if (Number.isFinite(likeness) && rep.endFrame - rep.startFrame >= INSERTED_FRAMES) {
+        unlike.push({ after: word, kind: 'inserted', word: null, heard: heardOver(loop, rep.startFrame, rep.endFrame), startFrame: rep.startFrame, endFrame: rep.endFrame, extent: { startFrame: rep.startFrame, endFrame: rep.endFrame } });
+      }
+      continue;
+    }
+    out.push({ after: word, kind: 'repeated', word, heard: heardOver(loop, rep.startFrame, rep.endFrame), startFrame: rep.startFrame, endFrame: rep.endFrame, extent: { startFrame: twin.startFrame, endFrame: rep.endFrame } });
+  }
+  return { repeated: out, unlike };
+}
+
+function heardOver(loop: readonly PhoneSegment[], from: number, to: number): string[] {
+  return loop.filter((p) => isSpeechPhone(p.phone) && (p.startFrame + p.endFrame) / 2 >= from && (p.startFrame + p.endFrame) / 2 < to).map((p) => p.phone);
+}
+
 /** Extra speech of a reading, in reading order. */
 export async function findExtraSpeech(
   backend: AcousticBackend,
@@ -231,9 +300,19 @@ export async function findExtraSpeech(
   loop: readonly PhoneSegment[],
 ): Promise<ExtraSpeech[]> {
   if (!ev.ok) return [];
-  const pairs = candidatePairs(ev, energyDb, loop);
-  const decoded = await Promise.all(pairs.map((p) => decodePair(backend, pcm, plan, ev, p, loop)));
-  return dedupe(decoded.flatMap((d) => d.found));
+  const { repeated, unlike } = await findRepetitions(backend, pcm, plan, ev, loop);
+  // A candidate pair a repetition explains is not decoded for an insertion.
+  const span = (p: CandidatePair) => ({
+    from: ev.words[p.first]?.startFrame ?? -Infinity,
+    to: ev.words[p.second]?.endFrame ?? Infinity,
+  });
+  const pairs = candidatePairs(ev, energyDb, loop).filter((p) => !repeated.some((f) => f.extent.startFrame < span(p).to && f.extent.endFrame > span(p).from));
+  const decoded = await Promise.all(pairs.map((p) => decodePair(backend, pcm, plan, ev, p, loop, false)));
+  // A candidate pair the garbage loop found nothing in may still hold a repeat-slot word that is
+  // not its twin (the loop's insertion penalty holds it back where the slot's is lighter).
+  const within = (f: ExtraSpeech, p: CandidatePair) => f.startFrame >= span(p).from - MARGIN && f.endFrame <= span(p).to + MARGIN;
+  const unexplained = decoded.filter((d) => d.found.length === 0).flatMap((d) => unlike.filter((f) => within(f, d.pair)));
+  return dedupe([...repeated, ...decoded.flatMap((d) => d.found), ...unexplained]);
 }
 
 /**
