@@ -300,14 +300,18 @@ export async function findExtraSpeech(
   loop: readonly PhoneSegment[],
 ): Promise<ExtraSpeech[]> {
   if (!ev.ok) return [];
-  const { repeated, unlike } = await findRepetitions(backend, pcm, plan, ev, loop);
-  // A candidate pair a repetition explains is not decoded for an insertion.
   const span = (p: CandidatePair) => ({
     from: ev.words[p.first]?.startFrame ?? -Infinity,
     to: ev.words[p.second]?.endFrame ?? Infinity,
   });
-  const pairs = candidatePairs(ev, energyDb, loop).filter((p) => !repeated.some((f) => f.extent.startFrame < span(p).to && f.extent.endFrame > span(p).from));
-  const decoded = await Promise.all(pairs.map((p) => decodePair(backend, pcm, plan, ev, p, loop, false)));
+  // The repeat decode and the candidate pairs' decodes are independent: they run side by side
+  // (on the service's pool, on both cores), and a pair that a repetition explains is then
+  // dropped, as if it had not been decoded for an insertion.
+  const [{ repeated, unlike }, all] = await Promise.all([
+    findRepetitions(backend, pcm, plan, ev, loop),
+    Promise.all(candidatePairs(ev, energyDb, loop).map((p) => decodePair(backend, pcm, plan, ev, p, loop, false))),
+  ]);
+  const decoded = all.filter((d) => !repeated.some((f) => f.extent.startFrame < span(d.pair).to && f.extent.endFrame > span(d.pair).from));
   // A candidate pair the garbage loop found nothing in may still hold a repeat-slot word that is
   // not its twin (the loop's insertion penalty holds it back where the slot's is lighter).
   const within = (f: ExtraSpeech, p: CandidatePair) => f.startFrame >= span(p).from - MARGIN && f.endFrame <= span(p).to + MARGIN;

@@ -7,6 +7,7 @@
  * Pure; cost grows with the product of the two lengths (a few thousand frame pairs a word).
  */
 import { SAMPLE_RATE, SAMPLES_PER_FRAME } from '../../acoustic/types.js';
+import { fft } from '../../dsp/fft.js';
 
 const WINDOW = 400;
 const FFT = 512;
@@ -31,35 +32,6 @@ const FILTERS: { first: number; weights: Float64Array }[] = (() => {
     return { first, weights };
   });
 })();
-
-/** In-place radix-2 FFT of (re, im), length a power of two. */
-function fft(re: Float64Array, im: Float64Array): void {
-  const n = re.length;
-  for (let i = 1, j = 0; i < n; i++) {
-    let bit = n >> 1;
-    for (; j & bit; bit >>= 1) j ^= bit;
-    j ^= bit;
-    if (i < j) {
-      [re[i], re[j]] = [re[j], re[i]];
-      [im[i], im[j]] = [im[j], im[i]];
-    }
-  }
-  for (let len = 2; len <= n; len <<= 1) {
-    const ang = (-2 * Math.PI) / len;
-    for (let i = 0; i < n; i += len) {
-      for (let k = 0; k < len / 2; k++) {
-        const wr = Math.cos(ang * k);
-        const wi = Math.sin(ang * k);
-        const xr = re[i + k + len / 2] * wr - im[i + k + len / 2] * wi;
-        const xi = re[i + k + len / 2] * wi + im[i + k + len / 2] * wr;
-        re[i + k + len / 2] = re[i + k] - xr;
-        im[i + k + len / 2] = im[i + k] - xi;
-        re[i + k] += xr;
-        im[i + k] += xi;
-      }
-    }
-  }
-}
 
 /** Log mel frames of frames [startFrame, endFrame) of 16 kHz PCM. */
 export function melFrames(pcm: Int16Array, startFrame: number, endFrame: number): Float64Array[] {
