@@ -141,14 +141,11 @@ export interface PairDecode {
 }
 
 /**
- * Decodes one candidate pair's window (see the file comment): first with the optional repeat
- * slot (the garbage loop's insertion penalty would weigh on it too, so the two are decoded
- * apart), then, when no repetition was found, with the garbage loop; `repeatSlot: false`
- * (what `findExtraSpeech` uses, repetitions coming from `findRepetitions`) skips the first.
- * Words the alignment skipped between the two stay optional slots, so that their speech is not
- * taken for extra.
+ * Decodes one candidate pair's window with the garbage loop of phones allowed around the two
+ * words (see the file comment). Words the alignment skipped between the two stay optional
+ * slots, so that their speech is not taken for extra.
  */
-export async function decodePair(backend: AcousticBackend, pcm: Int16Array, plan: ReadingPlan, ev: ReadingEvidence, pair: CandidatePair, loop: readonly PhoneSegment[] = [], repeatSlot = true): Promise<PairDecode> {
+export async function decodePair(backend: AcousticBackend, pcm: Int16Array, plan: ReadingPlan, ev: ReadingEvidence, pair: CandidatePair, loop: readonly PhoneSegment[] = []): Promise<PairDecode> {
   const slots = grammarOf(plan.entries, false).slots;
   const a = ev.words[pair.first] as WordEvidence | undefined;
   const b = ev.words[pair.second] as WordEvidence | undefined;
@@ -160,19 +157,6 @@ export async function decodePair(backend: AcousticBackend, pcm: Int16Array, plan
   };
   const before = a ? [slots[pair.first]] : [];
   const after = b ? [slots[pair.second]] : [];
-  const heard = (from: number, to: number) => loop.filter((p) => isSpeechPhone(p.phone) && (p.startFrame + p.endFrame) / 2 >= from && (p.startFrame + p.endFrame) / 2 < to).map((p) => p.phone);
-  const again: GrammarSlot = { optional: true, alternatives: [...before, ...after].flatMap((slot) => slot.alternatives) };
-  const repeat = repeatSlot ? await backend.align('en', pcm, { slots: [...before, again, ...between, ...after] }, { window }) : null;
-  const rep = repeat?.ok ? repeat.units.find((u) => u.slot === before.length) : undefined;
-  const likeness = repeat?.ok && rep ? repeatLikeness(pcm, ev, repeat.units, rep) : Infinity;
-  if (repeat?.ok && rep && likeness <= REPEATED_LIKENESS) {
-    // The later token is the repetition; it follows the word it repeats.
-    const word = Number(rep.label);
-    const tokens = repeat.units.filter((u) => u.slot >= 0 && u.label === rep.label);
-    const later = tokens[tokens.length - 1];
-    const extent = { startFrame: tokens[0].startFrame, endFrame: later.endFrame };
-    return { pair, units: repeat.units, found: [{ after: word, kind: 'repeated', word, heard: heard(later.startFrame, later.endFrame), startFrame: later.startFrame, endFrame: later.endFrame, extent }] };
-  }
   const r = await backend.align('en', pcm, { slots: [...before, ...between, ...after], allowInsertions: true }, { window });
   if (!r.ok) return { pair, units: [], found: [] };
   const ins = r.units.filter((u) => u.slot < 0 && u.label === INSERTION_LABEL);
@@ -182,7 +166,7 @@ export async function decodePair(backend: AcousticBackend, pcm: Int16Array, plan
   // Speech before the first word's token belongs after the word before it (a neighbour pair's).
   const first = r.units.find((u) => u.slot >= 0);
   const follows = first && startFrame < first.startFrame ? previousRead(ev, Number(first.label)) : lastBefore(r.units, startFrame, pair.first);
-  return { pair, units: r.units, found: [{ after: follows, kind: 'inserted', word: null, heard: heard(startFrame, endFrame), startFrame, endFrame, extent: { startFrame, endFrame } }] };
+  return { pair, units: r.units, found: [{ after: follows, kind: 'inserted', word: null, heard: heardOver(loop, startFrame, endFrame), startFrame, endFrame, extent: { startFrame, endFrame } }] };
 }
 
 /**
@@ -309,7 +293,7 @@ export async function findExtraSpeech(
   // dropped, as if it had not been decoded for an insertion.
   const [{ repeated, unlike }, all] = await Promise.all([
     findRepetitions(backend, pcm, plan, ev, loop),
-    Promise.all(candidatePairs(ev, energyDb, loop).map((p) => decodePair(backend, pcm, plan, ev, p, loop, false))),
+    Promise.all(candidatePairs(ev, energyDb, loop).map((p) => decodePair(backend, pcm, plan, ev, p, loop))),
   ]);
   const decoded = all.filter((d) => !repeated.some((f) => f.extent.startFrame < span(d.pair).to && f.extent.endFrame > span(d.pair).from));
   // A candidate pair the garbage loop found nothing in may still hold a repeat-slot word that is
