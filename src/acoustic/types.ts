@@ -79,6 +79,11 @@ export interface UnitSegment {
 /** The label of a unit of inserted phones (slot -1) in grammars that allow insertions. */
 export const INSERTION_LABEL = '<ins>';
 
+/** Silence and the models' noise units in phone segments (SIL, +NOISE+, <sil>, [NOISE]). */
+export function isNonSpeech(phone: string): boolean {
+  return phone === 'SIL' || /^[+<[]/.test(phone);
+}
+
 export type AlignFailure = 'no-match' | 'no-speech' | 'too-short';
 
 export type AlignResult =

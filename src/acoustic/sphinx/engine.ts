@@ -8,7 +8,7 @@ import { resolveModels, type ModelPaths } from '../../models.js';
 import { loadDictionary, type LoadedLexicon } from '../lexicon.js';
 import { withGop } from '../gop.js';
 import { SAMPLES_PER_FRAME } from '../types.js';
-import type { AcousticLang, AlignOptions, AlignResult, FrameWindow, GrammarSpec, PhoneSegment } from '../types.js';
+import { isNonSpeech, type AcousticLang, type AlignOptions, type AlignResult, type FrameWindow, type GrammarSpec, type PhoneSegment } from '../types.js';
 import { SphinxDecoder, type Beams, type DecodedSegment } from './decoder.js';
 import { compileGrammar, isPronWord, parseSlots, type CompiledGrammar } from './grammar.js';
 import { compilePhoneSequence, phonesOfWord, pronWord } from './grammar.js';
@@ -244,10 +244,6 @@ function peakFrameRms(audio: Int16Array): number {
   return Math.sqrt(peak / SAMPLES_PER_FRAME);
 }
 
-/** Silence and the models' noise units (SIL, +NOISE+, <sil>, [NOISE]). */
-export function isNonSpeech(phone: string): boolean {
-  return phone === 'SIL' || /^[+<[]/.test(phone);
-}
 
 function cut(pcm: Int16Array, window?: FrameWindow): { audio: Int16Array; offset: number } {
   if (!window) return { audio: pcm, offset: 0 };

@@ -25,7 +25,7 @@
  * The two are decoded apart because the loop's insertion penalty would hold the repeat slot
  * back as well. The cost is printed by `validity:en --only native`.
  */
-import { INSERTION_LABEL, SAMPLES_PER_FRAME, type AcousticBackend, type FrameWindow, type GrammarSlot, type PhoneSegment, type UnitSegment } from '../../acoustic/types.js';
+import { INSERTION_LABEL, isNonSpeech, SAMPLES_PER_FRAME, type AcousticBackend, type FrameWindow, type GrammarSlot, type PhoneSegment, type UnitSegment } from '../../acoustic/types.js';
 import type { ReadingEvidence, WordEvidence } from './evidence.js';
 import type { ReadingPlan } from './plan.js';
 import { grammarOf } from './plan.js';
@@ -89,11 +89,6 @@ function median(v: number[]): number {
   return s.length ? s[Math.floor((s.length - 1) / 2)] : 0;
 }
 
-/** Silence and noise units of the loop. */
-function isSpeechPhone(phone: string): boolean {
-  return phone !== 'SIL' && !/^[+<[]/.test(phone);
-}
-
 /** Word pairs whose gap is loud or one of whose words is overlong. */
 export function candidatePairs(ev: ReadingEvidence, energyDb: Float32Array, loop: readonly PhoneSegment[]): CandidatePair[] {
   const read = ev.words.filter((w) => w.status === 'read');
@@ -108,7 +103,7 @@ export function candidatePairs(ev: ReadingEvidence, energyDb: Float32Array, loop
     const d = w.endFrame - w.startFrame;
     return d >= OVERLONG_RATIO * expected && d >= expected + OVERLONG_FRAMES;
   };
-  const mids = loop.filter((p) => isSpeechPhone(p.phone)).map((p) => (p.startFrame + p.endFrame) / 2);
+  const mids = loop.filter((p) => !isNonSpeech(p.phone)).map((p) => (p.startFrame + p.endFrame) / 2);
   const heard = (from: number, to: number) => mids.filter((m) => m >= from && m < to).length;
   const rate = median(read.map((w) => heard(w.startFrame, w.endFrame) / Math.max(1, w.phones.length)));
   const out: CandidatePair[] = [];
@@ -271,7 +266,7 @@ export async function findRepetitions(backend: AcousticBackend, pcm: Int16Array,
 }
 
 function heardOver(loop: readonly PhoneSegment[], from: number, to: number): string[] {
-  return loop.filter((p) => isSpeechPhone(p.phone) && (p.startFrame + p.endFrame) / 2 >= from && (p.startFrame + p.endFrame) / 2 < to).map((p) => p.phone);
+  return loop.filter((p) => !isNonSpeech(p.phone) && (p.startFrame + p.endFrame) / 2 >= from && (p.startFrame + p.endFrame) / 2 < to).map((p) => p.phone);
 }
 
 /** Extra speech of a reading, in reading order. */
