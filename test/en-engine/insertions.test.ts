@@ -27,6 +27,11 @@ function spliced(a: DecodedAudio, at: number, piece: Int16Array): DecodedAudio {
   return { ...a, pcm, durationSec: pcm.length / 16000 };
 }
 
+/** `a` with word `w` of the engine's alignment said again right after itself. */
+function saidTwice(a: DecodedAudio, w: { startFrame: number; endFrame: number }): DecodedAudio {
+  return spliced(a, w.endFrame, a.pcm.slice(w.startFrame * 160, w.endFrame * 160));
+}
+
 test('a clean native reading shows no insertion and no repetition', async () => {
   const { engine } = await englishEngine();
   const cfg = config({ referenceText: LJ5.text });
@@ -71,7 +76,7 @@ test('a word said twice is a repetition (readType 3) of that word, and fluency c
   const clean = await engine.inspect(cfg, base);
   const word = clean.words[1];
   assert.equal(word.text, 'invention');
-  const en = await engine.inspect(cfg, spliced(base, word.endFrame, base.pcm.slice(word.startFrame * 160, word.endFrame * 160)));
+  const en = await engine.inspect(cfg, saidTwice(base, word));
   const repeated = en.extraWords.filter((w) => w.readType === 3);
   assert.deepEqual(repeated.map((w) => [w.text, w.index, w.readStatus]), [['invention', 1, 'repeated']]);
   assert.equal(en.extraWords.filter((w) => w.readType === 1).length, 0);
@@ -91,8 +96,7 @@ test('a short function word said twice is a repetition of that word, found by th
   const clean = await engine.inspect(cfg, base);
   const word = clean.words[2];
   assert.equal(word.text, 'of');
-  const twice = spliced(base, word.endFrame, base.pcm.slice(word.startFrame * 160, word.endFrame * 160));
-  const en = await engine.inspect(cfg, twice);
+  const en = await engine.inspect(cfg, saidTwice(base, word));
   const repeated = en.extraWords.filter((w) => w.readType === 3);
   assert.deepEqual(repeated.map((w) => [w.text, w.index]), [['of', 2]]);
   assert.equal(en.extraWords.filter((w) => w.readType === 1).length, 0);

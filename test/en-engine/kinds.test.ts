@@ -6,14 +6,9 @@ import path from 'node:path';
 import { decodeAudio } from '../../src/audio/decode.js';
 import { presentConnected } from '../../src/en/connected/present.js';
 import { tempDir } from '../helpers/app.js';
-import { audio, closeEngine, config, englishEngine, LIBRIVOX1, SO762 } from './setup.js';
+import { audio, closeEngine, config, englishEngine, LIBRIVOX1, LJ1, SO762 } from './setup.js';
 
 after(closeEngine);
-
-const LJ1 = {
-  file: ['ljspeech', 'wavs', 'LJ001-0001.flac'],
-  text: 'Printing, in the only sense with which we are at present concerned, differs from most if not from all the arts and crafts represented in the Exhibition',
-};
 
 test('connected: boundaries with linking and elision tags, rhythm metrics and flags in the spec shape', async () => {
   const { engine } = await englishEngine();

@@ -37,6 +37,11 @@ export function config(fields: Record<string, unknown>): EvaluationConfig {
   return parseEvaluationConfig({ coreType: 'sentence', language: 'en-US', ...fields });
 }
 
+/** A 9.7 s LJ Speech sentence (22.05 kHz FLAC, so the decoder resamples it). */
+export const LJ1 = {
+  file: ['ljspeech', 'wavs', 'LJ001-0001.flac'],
+  text: 'Printing, in the only sense with which we are at present concerned, differs from most if not from all the arts and crafts represented in the Exhibition',
+};
 export const LJ2 = { file: ['ljspeech', 'wavs', 'LJ001-0002.flac'], text: 'in being comparatively modern.' };
 export const HARVARD1 = { file: ['harvard', 'resources', 'export_1.flac'], text: 'The birch canoe slid on the smooth planks.' };
 export const LIBRIVOX1 = {
