@@ -11,8 +11,7 @@
  *   same code the streaming intake uses, so both paths give identical samples;
  * - FLAC and Ogg Vorbis: `sox` (starts in ~10 ms; sample-exact lengths for both). sox always
  *   runs with `-D`: its automatic dither adds random noise whenever it resamples, so the same
- *   upload decoded twice gave different samples (45% of them on a 22.05 kHz FLAC) and scored
- *   differently; without dither decoding is a pure function of the upload. MP3 stays on
+ *   upload decoded twice gave different samples and scored differently; without dither decoding is a pure function of the upload. MP3 stays on
  *   ffmpeg because sox's MP3 reader keeps the encoder delay and padding (+0.1 s measured);
  * - AMR-NB / AMR-WB storage files: `sox` (libsox-fmt-all, opencore-amr), because ffmpeg's
  *   native AMR decoder mishandles DTX (comfort-noise / NO_DATA) frames and shifts timings;
