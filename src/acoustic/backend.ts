@@ -11,7 +11,7 @@ import { Piscina, type PiscinaTask, type TaskQueue } from 'piscina';
 import type { Config } from '../config.js';
 import { resolveModels } from '../models.js';
 import { loadDictionary, type LoadedLexicon } from './lexicon.js';
-import { cutWindow, ownBuffer, runTask, shiftAlignment, shiftPhones, taskContext, type AcousticTask, type AcousticTaskResult, type TaskContext } from './protocol.js';
+import { cutWindow, ownBuffer, runTask, shiftAlignment, shiftPhones, shiftUnits, taskContext, type AcousticTask, type AcousticTaskResult, type TaskContext } from './protocol.js';
 import { ProgressHost } from './progress-host.js';
 import { cacheDirOf, Recognizer, recognizerSetup } from './recognize.js';
 import { SphinxEngine } from './sphinx/engine.js';
@@ -26,6 +26,7 @@ import type {
   PhoneSegment,
   ProgressSession,
   RecognizeResult,
+  UnitSegment,
 } from './types.js';
 import type { AcousticWorkerData } from './worker.js';
 
@@ -105,6 +106,15 @@ abstract class BaseBackend implements AcousticBackend {
     const cut = cutWindow(pcm, window);
     const out = await this.run({ op: 'align', lang, pcm: ownBuffer(cut.pcm), grammar, opts: rest }, true);
     if (out.op !== 'align') throw new Error(`acoustic worker answered ${out.op} to align`);
+    return shiftAlignment(out.result, cut.startFrame);
+  }
+
+  /** As `align`: the units travel on the window's frame axis and come back on the whole audio's. */
+  async alignPhones(lang: AcousticLang, pcm: Int16Array, grammar: GrammarSpec, units: UnitSegment[], opts: { window?: AlignOptions['window'] } = {}): Promise<AlignResult> {
+    const cut = cutWindow(pcm, opts.window);
+    const local = shiftUnits(units, -cut.startFrame);
+    const out = await this.run({ op: 'alignPhones', lang, pcm: ownBuffer(cut.pcm), grammar, units: local }, true);
+    if (out.op !== 'alignPhones') throw new Error(`acoustic worker answered ${out.op} to alignPhones`);
     return shiftAlignment(out.result, cut.startFrame);
   }
 

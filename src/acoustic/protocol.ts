@@ -3,19 +3,21 @@
  * both the workers and the in-thread backend run. Audio travels as a transferred ArrayBuffer
  * of 16 kHz mono signed 16-bit samples: only a call's window of it (cut by the backend).
  */
-import { SAMPLES_PER_FRAME, type AcousticLang, type AlignOptions, type AlignResult, type FrameWindow, type GrammarSpec, type PhoneSegment, type RecognizeResult } from './types.js';
+import { SAMPLES_PER_FRAME, type AcousticLang, type AlignOptions, type AlignResult, type FrameWindow, type GrammarSpec, type PhoneSegment, type RecognizeResult, type UnitSegment } from './types.js';
 import type { SphinxEngine } from './sphinx/engine.js';
 import type { Recognizer } from './recognize.js';
 
 export type AcousticTask =
   | { op: 'ready' }
   | { op: 'align'; lang: AcousticLang; pcm: ArrayBuffer; grammar: GrammarSpec; opts: Omit<AlignOptions, 'window'> }
+  | { op: 'alignPhones'; lang: AcousticLang; pcm: ArrayBuffer; grammar: GrammarSpec; units: UnitSegment[] }
   | { op: 'phoneLoop'; lang: AcousticLang; pcm: ArrayBuffer }
   | { op: 'recognize'; lang: AcousticLang; pcm: ArrayBuffer };
 
 export type AcousticTaskResult =
   | { op: 'ready'; threadId: number }
   | { op: 'align'; result: AlignResult }
+  | { op: 'alignPhones'; result: AlignResult }
   | { op: 'phoneLoop'; result: PhoneSegment[] }
   | { op: 'recognize'; result: RecognizeResult };
 
@@ -35,6 +37,8 @@ export function runTask(ctx: TaskContext, task: AcousticTask): AcousticTaskResul
       return { op: 'ready', threadId: ctx.threadId };
     case 'align':
       return { op: 'align', result: engine.align(task.lang, new Int16Array(task.pcm), task.grammar, task.opts) };
+    case 'alignPhones':
+      return { op: 'alignPhones', result: engine.alignPhones(task.lang, new Int16Array(task.pcm), task.grammar, task.units) };
     case 'phoneLoop':
       return { op: 'phoneLoop', result: engine.phoneLoop(task.lang, new Int16Array(task.pcm)) };
     case 'recognize': {
@@ -78,9 +82,15 @@ export function shiftPhones(phones: PhoneSegment[], frames: number): PhoneSegmen
  */
 export function shiftAlignment(result: AlignResult, frames: number): AlignResult {
   if (!result.ok || frames === 0) return result;
-  const units = result.units.map((u) => ({ ...u, startFrame: u.startFrame + frames, endFrame: u.endFrame + frames, phones: shiftPhones(u.phones, frames) }));
+  const units = shiftUnits(result.units, frames);
   const loop = 'loop' in result && Array.isArray(result.loop) ? { loop: shiftPhones(result.loop as PhoneSegment[], frames) } : {};
   return { ...result, units, ...loop };
+}
+
+/** Units (and their phones) moved `frames` later. */
+export function shiftUnits(units: UnitSegment[], frames: number): UnitSegment[] {
+  if (frames === 0) return units;
+  return units.map((u) => ({ ...u, startFrame: u.startFrame + frames, endFrame: u.endFrame + frames, phones: shiftPhones(u.phones, frames) }));
 }
 
 /** A task context whose recogniser is built on first use. */

@@ -119,6 +119,12 @@ export interface AcousticBackend {
    * word); with `phones: true` adds phone segments, with `gop: true` also loop scores and GOP.
    */
   align(lang: AcousticLang, pcm: Int16Array, grammar: GrammarSpec, opts?: AlignOptions): Promise<AlignResult>;
+  /**
+   * The phone pass of an alignment in a call of its own: `units` are the answer of an `align`
+   * without phones on the same audio (or window), returned with the phone segments `align`
+   * with `phones: true` would have given them. A caller can act on the words while it runs.
+   */
+  alignPhones(lang: AcousticLang, pcm: Int16Array, grammar: GrammarSpec, units: UnitSegment[], opts?: { window?: FrameWindow }): Promise<AlignResult>;
   /** Free phone loop (context-independent phones) over the audio or a window. */
   phoneLoop(lang: AcousticLang, pcm: Int16Array, opts?: { window?: FrameWindow }): Promise<PhoneSegment[]>;
   /** Free recognition (standalone ASR). */

@@ -71,6 +71,27 @@ test('window calls answer as the engine does on the whole audio, though only the
   }
 });
 
+test('a word pass, then its phone pass in a call of its own, answers as one alignment with phones', async () => {
+  const { file, words } = ljspeech(3);
+  const pcm = await readPcm(file);
+  const lex = pooled.lexicon('en');
+  // Optional slots (with alternatives and skips) as the English reading grammar has them.
+  const grammar = { ...referenceGrammar(lex, words), optionalSilence: true };
+  grammar.slots = grammar.slots.map((slot) => ({ ...slot, optional: true }));
+  const frames = pcm.length / 160;
+  const english = createInThreadBackend(config, { langs: ['en'] });
+  after(() => english.close());
+  for (const window of [undefined, { startFrame: 40.5, endFrame: frames - 30 }]) {
+    const whole = await english.align('en', pcm, grammar, { phones: true, window });
+    assert.ok(whole.ok && whole.units.some((u) => u.phones.length > 0));
+    for (const backend of [pooled, english]) {
+      const first = await backend.align('en', pcm, grammar, { window });
+      assert.ok(first.ok && first.units.every((u) => u.phones.length === 0 || u.slot < 0), 'the word pass alone has no phones');
+      assert.deepEqual(await backend.alignPhones('en', pcm, grammar, first.units, { window }), whole);
+    }
+  }
+});
+
 test('queued calls are served by the start of their request, then in arrival order', () => {
   const queue = new RequestOrderQueue();
   const task = (name: string, order?: number) => ({ name, [Piscina.queueOptionsSymbol]: order === undefined ? null : { order } }) as unknown as PiscinaTask;

@@ -8,7 +8,7 @@ import { resolveModels, type ModelPaths } from '../../models.js';
 import { loadDictionary, type LoadedLexicon } from '../lexicon.js';
 import { withGop } from '../gop.js';
 import { SAMPLES_PER_FRAME } from '../types.js';
-import { isNonSpeech, type AcousticLang, type AlignOptions, type AlignResult, type FrameWindow, type GrammarSpec, type PhoneSegment } from '../types.js';
+import { isNonSpeech, type AcousticLang, type AlignOptions, type AlignResult, type FrameWindow, type GrammarSpec, type PhoneSegment, type UnitSegment } from '../types.js';
 import { SphinxDecoder, type Beams, type DecodedSegment } from './decoder.js';
 import { compileGrammar, isPronWord, parseSlots, type CompiledGrammar } from './grammar.js';
 import { compilePhoneSequence, phonesOfWord, pronWord } from './grammar.js';
@@ -123,15 +123,12 @@ export class SphinxEngine {
     if (!pass.ok) return this.failure(le, audio, 'alignment');
     let units = buildUnits(pass.segments, pass.parsed, grammar, offset);
     let loop: PhoneSegment[] | null = null;
-    const perUnit = units.filter(isContentUnit).map((u) => unitPhones(u, grammar));
-    // Every slot optional and skipped: nothing to split into phones.
-    if ((opts.phones || opts.gop) && perUnit.length > 0) {
-      const expected = perUnit.flat();
-      const seq = compilePhoneSequence(expected);
-      const phonePass = decodeGrammar(le.decoder, seq, audio, (words) => sameSequence(words, expected), le);
-      if (!phonePass.ok) return this.failure(le, audio, 'phone-level alignment');
-      units = refineWithPhones(units, phonePass.segments, perUnit, offset);
-      if (opts.gop) {
+    if (opts.phones || opts.gop) {
+      const refined = phonePass(le, audio, offset, grammar, units);
+      if (!refined) return this.failure(le, audio, 'phone-level alignment');
+      units = refined;
+      // Every slot optional and skipped: there are no phones to score.
+      if (opts.gop && units.some(isContentUnit)) {
         const segments = this.loopSegments(le, audio, offset);
         loop = segments;
         units = units.map((u) => ({ ...u, phones: withGop(u.phones, segments) }));
@@ -139,6 +136,19 @@ export class SphinxEngine {
     }
     if (!opts.phoneLoop) return { ok: true, frames, units };
     return { ok: true, frames, units, loop: loop ?? this.loopSegments(le, audio, offset) };
+  }
+
+  /**
+   * The phone pass of `align` on its own: `units` are the word pass's answer (an `align`
+   * without phones on the same audio or window), returned with their phone segments exactly
+   * as `align` with `phones: true` gives them. A caller can act on the words while it runs.
+   */
+  alignPhones(lang: AcousticLang, pcm: Int16Array, grammar: GrammarSpec, units: readonly UnitSegment[], opts: { window?: FrameWindow } = {}): AlignResult {
+    const le = this.lang(lang);
+    const { audio, offset } = cut(pcm, opts.window);
+    const refined = phonePass(le, audio, offset, grammar, units);
+    if (!refined) return this.failure(le, audio, 'phone-level alignment');
+    return { ok: true, frames: Math.floor(audio.length / SAMPLES_PER_FRAME), units: refined };
   }
 
   phoneLoop(lang: AcousticLang, pcm: Int16Array, opts: { window?: FrameWindow } = {}): PhoneSegment[] {
@@ -198,6 +208,20 @@ function loadLang(paths: ModelPaths, lang: AcousticLang): LangEngine {
   decoder.setBeams(LOOP_BEAMS);
   decoder.setPhoneLoop(LOOP_SEARCH);
   return { decoder, phones, lexicon, wip: decoder.floatOption('-wip'), lw: decoder.floatOption('-lw') };
+}
+
+/**
+ * Phone segments for the word pass's units: one forced pass over the chosen pronunciations'
+ * phones as a sequence. The units unchanged when no slot was read; null when the sequence
+ * cannot be fitted.
+ */
+function phonePass(le: LangEngine, audio: Int16Array, offset: number, grammar: GrammarSpec, units: readonly UnitSegment[]): UnitSegment[] | null {
+  const perUnit = units.filter(isContentUnit).map((u) => unitPhones(u, grammar));
+  if (perUnit.length === 0) return [...units];
+  const expected = perUnit.flat();
+  const seq = compilePhoneSequence(expected);
+  const pass = decodeGrammar(le.decoder, seq, audio, (words) => sameSequence(words, expected), le);
+  return pass.ok ? refineWithPhones(units, pass.segments, perUnit, offset) : null;
 }
 
 type PassResult<T> = { ok: true; segments: DecodedSegment[]; parsed: T } | { ok: false; segments: DecodedSegment[] };

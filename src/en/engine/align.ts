@@ -37,20 +37,36 @@ const WINDOW_PAD = FRAMES_PER_SECOND;
 /** A piece whose last read word ends this close to its window's end is aligned again on a window twice as long. */
 const CROWDED_END = FRAMES_PER_SECOND / 2;
 
-export async function alignReading(backend: AcousticBackend, pcm: Int16Array, grammar: GrammarSpec): Promise<AlignedReading> {
+/**
+ * Called with the word pass's answer of a reading aligned in one window, while its phone pass
+ * runs: work that needs only the words can start then, on the other core.
+ */
+export type OnWords = (words: AlignResult & { ok: true }) => void;
+
+export async function alignReading(backend: AcousticBackend, pcm: Int16Array, grammar: GrammarSpec, onWords?: OnWords): Promise<AlignedReading> {
   const frames = Math.floor(pcm.length / SAMPLES_PER_FRAME);
   if (grammar.slots.length > CHUNK_ABOVE_WORDS) {
     const pieces = await alignPieces(backend, pcm, grammar, frames);
     if (pieces) return pieces;
   }
-  return alignWindow(backend, pcm, grammar, { startFrame: 0, endFrame: frames });
+  return alignWindow(backend, pcm, grammar, { startFrame: 0, endFrame: frames }, onWords);
 }
 
-/** Word and phone alignment of a window with its own loop, GOP filled in. */
-async function alignWindow(backend: AcousticBackend, pcm: Int16Array, grammar: GrammarSpec, window: FrameWindow): Promise<AlignedReading> {
+/**
+ * Word and phone alignment of a window with its own loop, GOP filled in. The word pass and the
+ * phone pass are two calls, so that `onWords` can start work beside the phone pass; the loop
+ * runs beside both.
+ */
+async function alignWindow(backend: AcousticBackend, pcm: Int16Array, grammar: GrammarSpec, window: FrameWindow, onWords?: OnWords): Promise<AlignedReading> {
   const whole = window.startFrame === 0 && window.endFrame * SAMPLES_PER_FRAME >= pcm.length - SAMPLES_PER_FRAME;
   const opts = whole ? {} : { window };
-  const [result, loop] = await Promise.all([backend.align('en', pcm, grammar, { phones: true, ...opts }), backend.phoneLoop('en', pcm, opts)]);
+  const looping = backend.phoneLoop('en', pcm, opts);
+  // Awaited below in every case; until then a failure must not count as unhandled.
+  looping.catch(() => undefined);
+  const words = await backend.align('en', pcm, grammar, opts);
+  if (!words.ok) return { result: words, loop: await looping };
+  onWords?.(words);
+  const [result, loop] = await Promise.all([backend.alignPhones('en', pcm, grammar, words.units, opts), looping]);
   if (!result.ok) return { result, loop };
   return { result: { ...result, units: result.units.map((u) => ({ ...u, phones: withGop(u.phones, loop) })) }, loop };
 }

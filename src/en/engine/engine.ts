@@ -6,7 +6,7 @@
  * (read-aloud kinds only) → fitted scores → typed assessment. Audio that does not match the text gives
  * low scores and warnings, never an exception; text errors throw invalid() (40001).
  */
-import type { AcousticBackend, PhoneSegment } from '../../acoustic/types.js';
+import type { AcousticBackend, AlignResult, PhoneSegment } from '../../acoustic/types.js';
 import type { DecodedAudio } from '../../audio/decode.js';
 import { analyzeQuality, QUALITY_WARNINGS } from '../../audio/quality.js';
 import type { EvaluationConfig } from '../../evaluation/config.js';
@@ -16,7 +16,7 @@ import { loadEnglishScoringModel, type EnglishScoringModel } from '../scoring-mo
 import { assessConnectedSpeech, type ConnectedResult } from '../connected/assess.js';
 import { alignReading, alignSkipped } from './align.js';
 import { buildAssessment } from './build.js';
-import { findExtraSpeech } from './insertions.js';
+import { findExtraSpeech, startRepeatDecode, type RepeatCall } from './insertions.js';
 import { readEvidence, rescueSkipped, yieldingWords, type ReadingEvidence } from './evidence.js';
 import { grammarOf, planReading, withCustomPronunciations, type ReadingPlan } from './plan.js';
 import { scoreReading } from './score.js';
@@ -56,6 +56,8 @@ export interface AnalysedReading {
   signal: SignalFrames;
   /** The free phone loop over the audio: GOP, and what was heard for low-scored phones. */
   loop: PhoneSegment[];
+  /** The repeat decode, when `inspect` started it on the word pass's answer (findRepetitions). */
+  repeats: RepeatCall | null;
 }
 
 export function createEnglishEngine(deps: EnglishEngineDeps): EnglishEngine {
@@ -63,14 +65,21 @@ export function createEnglishEngine(deps: EnglishEngineDeps): EnglishEngine {
   const model = deps.model ?? loadEnglishScoringModel();
   const getLexicon = () => (lexicon ??= loadEnglishLexicon());
 
-  async function analyse(config: EvaluationConfig, audio: DecodedAudio, opts: ReadingOptions = {}): Promise<AnalysedReading> {
+  async function analyse(config: EvaluationConfig, audio: DecodedAudio, opts: ReadingOptions = {}, early = false): Promise<AnalysedReading> {
     if (config.language !== 'en-US' && config.language !== 'en-GB') throw invalid(`the English engine does not score ${config.language}`);
     const kind = config.coreType;
     if (kind !== 'word' && kind !== 'sentence' && kind !== 'passage' && kind !== 'alpha' && kind !== 'connected') {
       throw invalid(`coreType ${kind} is not a read-aloud kind of the English engine`);
     }
     const plan = withCustomPronunciations(planReading(await getLexicon(), config.referenceText, kind, config.language), opts.customPronunciations ?? {});
-    const aligning = alignReading(deps.backend, audio.pcm, plan.grammar);
+    // A reading whose word pass read every word needs no rescue, so the repeat decode can start
+    // on the word pass's answer, beside the phone pass (findRepetitions).
+    let repeats: RepeatCall | null = null;
+    const startRepeats = (words: AlignResult & { ok: true }) => {
+      const first = readEvidence(plan, words);
+      if (first.words.every((w) => w.status === 'read')) repeats = startRepeatDecode(deps.backend, audio.pcm, plan, first);
+    };
+    const aligning = alignReading(deps.backend, audio.pcm, plan.grammar, early ? startRepeats : undefined);
     // The signal is measured in this thread while the backend's workers align.
     const signal = measureSignal(audio.pcm);
     const { result, loop } = await aligning;
@@ -86,7 +95,7 @@ export function createEnglishEngine(deps: EnglishEngineDeps): EnglishEngine {
         evidence = rescueSkipped(plan, evidence, again.result, again.windows);
       }
     }
-    return { plan, evidence, signal, loop };
+    return { plan, evidence, signal, loop, repeats };
   }
 
   const engine: EnglishEngine = {
@@ -95,8 +104,9 @@ export function createEnglishEngine(deps: EnglishEngineDeps): EnglishEngine {
       return toAssessment(await engine.inspect(config, audio, opts), config);
     },
     async inspect(config, audio, opts) {
-      const { plan, evidence, signal, loop } = await analyse(config, audio, opts);
-      const extra = opts?.extraSpeech === false ? [] : await findExtraSpeech(deps.backend, audio.pcm, plan, evidence, signal.energyDb, loop);
+      const extraSpeech = opts?.extraSpeech !== false;
+      const { plan, evidence, signal, loop, repeats } = await analyse(config, audio, opts, extraSpeech);
+      const extra = extraSpeech ? await findExtraSpeech(deps.backend, audio.pcm, plan, evidence, signal.energyDb, loop, repeats) : [];
       const scored = scoreReading(evidence, signal, model, loop);
       // What the loop heard is judged only when some phone scores low (as documented).
       const lowPhones = scored.words.some((w) => w.phones.some((s) => s * 100 < LOW_PHONE_SCORE));

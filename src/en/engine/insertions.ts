@@ -25,7 +25,7 @@
  * The two are decoded apart because the loop's insertion penalty would hold the repeat slot
  * back as well. The cost is printed by `validity:en --only native`.
  */
-import { INSERTION_LABEL, isNonSpeech, SAMPLES_PER_FRAME, type AcousticBackend, type FrameWindow, type GrammarSlot, type PhoneSegment, type UnitSegment } from '../../acoustic/types.js';
+import { INSERTION_LABEL, isNonSpeech, SAMPLES_PER_FRAME, type AcousticBackend, type AlignResult, type FrameWindow, type GrammarSlot, type PhoneSegment, type UnitSegment } from '../../acoustic/types.js';
 import type { ReadingEvidence, WordEvidence } from './evidence.js';
 import type { ReadingPlan } from './plan.js';
 import { grammarOf } from './plan.js';
@@ -220,16 +220,18 @@ export interface RepeatDecode {
 }
 
 /**
- * Repetitions over the whole reading in one decode: after every word an optional slot that may
- * be that word again (a skipped word stays optional). A word the slot takes is a repetition when
- * its two tokens sound alike (`repeatLikeness`, measured as in a pair's window: against the
- * word next to the two tokens in the decode and LIKENESS_NEIGHBOURS read words on each side).
+ * The repeat decode's call on the backend: after every word an optional slot that may be that
+ * word again; read words are required, skipped ones stay optional; over the read words' span
+ * and EDGE_FRAMES on each side. `read` records which words it took as read.
  */
-export async function findRepetitions(backend: AcousticBackend, pcm: Int16Array, plan: ReadingPlan, ev: ReadingEvidence, loop: readonly PhoneSegment[] = []): Promise<RepeatDecode> {
+export interface RepeatCall {
+  read: boolean[];
+  result: Promise<AlignResult>;
+}
+
+export function startRepeatDecode(backend: AcousticBackend, pcm: Int16Array, plan: ReadingPlan, ev: ReadingEvidence): RepeatCall | null {
   const read = ev.words.filter((w) => w.status === 'read');
-  const out: ExtraSpeech[] = [];
-  const unlike: ExtraSpeech[] = [];
-  if (read.length === 0) return { repeated: out, unlike };
+  if (read.length === 0) return null;
   const base = grammarOf(plan.entries, false).slots;
   const slots: GrammarSlot[] = base.flatMap((slot, k) => [
     { ...slot, optional: ev.words[k].status !== 'read' },
@@ -240,7 +242,33 @@ export async function findRepetitions(backend: AcousticBackend, pcm: Int16Array,
     startFrame: Math.max(0, read[0].startFrame - EDGE_FRAMES),
     endFrame: Math.min(frames, read[read.length - 1].endFrame + EDGE_FRAMES),
   };
-  const r = await backend.align('en', pcm, { slots, optionalSilence: true }, { window });
+  const result = backend.align('en', pcm, { slots, optionalSilence: true }, { window });
+  // A call started early may go unused (findRepetitions); its failure must not go unhandled.
+  result.catch(() => undefined);
+  return { read: ev.words.map((w) => w.status === 'read'), result };
+}
+
+/**
+ * Repetitions over the whole reading in one decode (startRepeatDecode). A word the repeat slot
+ * takes is a repetition when its two tokens sound alike (`repeatLikeness`, measured as in a
+ * pair's window: against the word next to the two tokens in the decode and LIKENESS_NEIGHBOURS
+ * read words on each side). `early` is a decode started on the word pass's answer, used when it
+ * took the same words as read as `ev` (its span then comes from the word pass, not the phones).
+ */
+export async function findRepetitions(
+  backend: AcousticBackend,
+  pcm: Int16Array,
+  plan: ReadingPlan,
+  ev: ReadingEvidence,
+  loop: readonly PhoneSegment[] = [],
+  early: RepeatCall | null = null,
+): Promise<RepeatDecode> {
+  const out: ExtraSpeech[] = [];
+  const unlike: ExtraSpeech[] = [];
+  const sameRead = early !== null && early.read.every((r, k) => r === (ev.words[k].status === 'read'));
+  const call = sameRead ? early : startRepeatDecode(backend, pcm, plan, ev);
+  if (!call) return { repeated: out, unlike };
+  const r = await call.result;
   if (!r.ok) return { repeated: out, unlike };
   const words = r.units.filter((u) => u.slot >= 0);
   for (let i = 0; i < words.length; i++) {
@@ -277,6 +305,7 @@ export async function findExtraSpeech(
   ev: ReadingEvidence,
   energyDb: Float32Array,
   loop: readonly PhoneSegment[],
+  early: RepeatCall | null = null,
 ): Promise<ExtraSpeech[]> {
   if (!ev.ok) return [];
   const span = (p: CandidatePair) => ({
@@ -287,7 +316,7 @@ export async function findExtraSpeech(
   // (on the service's pool, on both cores), and a pair that a repetition explains is then
   // dropped, as if it had not been decoded for an insertion.
   const [{ repeated, unlike }, all] = await Promise.all([
-    findRepetitions(backend, pcm, plan, ev, loop),
+    findRepetitions(backend, pcm, plan, ev, loop, early),
     Promise.all(candidatePairs(ev, energyDb, loop).map((p) => decodePair(backend, pcm, plan, ev, p, loop))),
   ]);
   const decoded = all.filter((d) => !repeated.some((f) => f.extent.startFrame < span(d.pair).to && f.extent.endFrame > span(d.pair).from));
