@@ -65,8 +65,10 @@ async function alignWindow(backend: AcousticBackend, pcm: Int16Array, grammar: G
   looping.catch(() => undefined);
   const words = await backend.align('en', pcm, grammar, opts);
   if (!words.ok) return { result: words, loop: await looping };
+  // The phone pass is asked for first: on a busy pool it is served before what onWords starts.
+  const phones = backend.alignPhones('en', pcm, grammar, words.units, opts);
   onWords?.(words);
-  const [result, loop] = await Promise.all([backend.alignPhones('en', pcm, grammar, words.units, opts), looping]);
+  const [result, loop] = await Promise.all([phones, looping]);
   if (!result.ok) return { result, loop };
   return { result: { ...result, units: result.units.map((u) => ({ ...u, phones: withGop(u.phones, loop) })) }, loop };
 }
