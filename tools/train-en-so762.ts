@@ -443,7 +443,7 @@ export function phoneStatistics(data: readonly LabelledReading[]): PhoneStats {
  * phone's prior by PRIOR_WEIGHT tokens, for keys seen at least TABLE_MIN_TOKENS times (rarer
  * ones stay near the prior, which the model falls back to).
  */
-const TABLE_MIN_TOKENS = 10;
+const TABLE_MIN_TOKENS = 3;
 export function priorTables(data: readonly LabelledReading[]): { phoneContexts: PriorTable; heardAs: PriorTable } {
   const tokens = labelledPhones(data);
   const priors = phonePriors(tokens);
