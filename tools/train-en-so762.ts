@@ -30,9 +30,7 @@ import { phoneRows, scoreReading, utteranceRow, wordRows } from '../src/en/engin
 import type { SignalFrames } from '../src/en/engine/signal.js';
 import { fitLogistic, fitRidge, pearson, predict, type LinearModel } from '../src/en/scoring-model/linear.js';
 import { MODEL_FILE, type EnglishScoringModel } from '../src/en/scoring-model/model.js';
-import {
-  PHONE_FEATURES, UTTERANCE_FEATURES, WORD_FEATURES, contextKey, heardKey, heardOver, mean, type PriorTable, type PhoneStats,
-} from '../src/en/scoring-model/features.js';
+import { PHONE_FEATURES, UTTERANCE_FEATURES, WORD_FEATURES, contextKey, mean, type PhoneContexts, type PhoneStats } from '../src/en/scoring-model/features.js';
 
 export const SO762_DIR = path.resolve(import.meta.dirname, '..', '..', 'shared', 'data', 'en', 'speechocean762');
 export const DEFAULT_CACHE = path.join(os.tmpdir(), 'kouyu-en-so762-evidence');
@@ -198,16 +196,16 @@ export function fitModel(data: readonly LabelledReading[]): EnglishScoringModel 
   const model: EnglishScoringModel = {
     trainedOn: { corpus: 'speechocean762', split: 'train', utterances: data.length, fittedAt: new Date().toISOString().slice(0, 10) },
     phoneStats: phoneStatistics(data),
-    ...priorTables(data),
+    phoneContexts: phoneContextTable(data),
     phone: placeholder,
     word: { accuracy: placeholder, stress: placeholder, total: placeholder },
     utterance: { accuracy: placeholder, completeness: placeholder, fluency: placeholder, prosodic: placeholder, total: placeholder },
   };
-  // The fitting rows read the prior tables of the other speaker folds (nested): in the tables of
-  // all train speakers a reading's own labels would tell the fit how good its phones are.
+  // The fitting rows read the context table of the other speaker folds (nested): in the table
+  // of all train speakers a reading's own labels would tell the fit how good its phones are.
   const folds = speakerFolds(data.map((r) => r.id));
-  const inner = [0, 1, 2, 3, 4].map((g) => priorTables(data.filter((_, i) => folds[i] !== g)));
-  const seen = (i: number): EnglishScoringModel => ({ ...model, ...inner[folds[i]] });
+  const inner = [0, 1, 2, 3, 4].map((g) => phoneContextTable(data.filter((_, i) => folds[i] !== g)));
+  const seen = (i: number): EnglishScoringModel => ({ ...model, phoneContexts: inner[folds[i]] });
   // Stage 1: phones: probability of "correct" (mean expert score >= 1.5 of 2).
   const px: number[][] = [];
   const py: number[] = [];
@@ -363,27 +361,14 @@ function ridgeCv(names: string[], X: number[][], y: number[], groups: string[]):
   return fitRidge(names, X, y, [0, 10], best.lambda);
 }
 
-interface LabelledPhone {
-  phone: string;
-  prev?: string;
-  next?: string;
-  /** The loop phone heard over most of the span (heardOver), null for a skipped phone. */
-  heard: string | null;
-  /** The experts' judgement: mean score >= 1.5. */
-  good: number;
-}
-
-/** Every labelled phone token of `data` with its neighbours inside the word, what the loop heard and the experts' judgement. */
-function labelledPhones(data: readonly LabelledReading[]): LabelledPhone[] {
-  const out: LabelledPhone[] = [];
+/** Every labelled phone token of `data` with its neighbours inside the word and the experts' judgement (mean score >= 1.5). */
+function labelledPhones(data: readonly LabelledReading[]): { phone: string; prev?: string; next?: string; good: number }[] {
+  const out: { phone: string; prev?: string; next?: string; good: number }[] = [];
   for (const r of data) {
     r.evidence.words.forEach((w, i) => {
       if (r.wordLabel[i] < 0) return;
       const scores = r.label.words[r.wordLabel[i]].phonesAccuracy;
-      w.phones.forEach((p, k) => out.push({
-        phone: p.phone, prev: w.phones[k - 1]?.phone, next: w.phones[k + 1]?.phone,
-        heard: p.startFrame < 0 ? null : heardOver(r.loop, p).most, good: scores[k] >= 1.5 ? 1 : 0,
-      }));
+      w.phones.forEach((p, k) => out.push({ phone: p.phone, prev: w.phones[k - 1]?.phone, next: w.phones[k + 1]?.phone, good: scores[k] >= 1.5 ? 1 : 0 }));
     });
   }
   return out;
@@ -439,29 +424,27 @@ export function phoneStatistics(data: readonly LabelledReading[]): PhoneStats {
 }
 
 /**
- * The prior tables (PriorTable): each key's share of correct labelled tokens, shrunk towards the
- * phone's prior by PRIOR_WEIGHT tokens, for keys seen at least TABLE_MIN_TOKENS times (rarer
- * ones stay near the prior, which the model falls back to).
+ * The context table (PhoneContexts): each phone-in-context's share of correct labelled tokens,
+ * shrunk towards the phone's prior by PRIOR_WEIGHT tokens, for contexts seen at least
+ * CONTEXT_MIN_TOKENS times (rarer ones stay near the prior, which the model falls back to).
  */
-const TABLE_MIN_TOKENS = 3;
-export function priorTables(data: readonly LabelledReading[]): { phoneContexts: PriorTable; heardAs: PriorTable } {
+const CONTEXT_MIN_TOKENS = 3;
+export function phoneContextTable(data: readonly LabelledReading[]): PhoneContexts {
   const tokens = labelledPhones(data);
   const priors = phonePriors(tokens);
-  const table = (key: (t: LabelledPhone) => string): PriorTable => {
-    const count = new Map<string, [number, number, number]>();
-    for (const t of tokens) {
-      const c = count.get(key(t)) ?? [0, 0, priors.get(t.phone)!];
-      c[0] += t.good;
-      c[1]++;
-      count.set(key(t), c);
-    }
-    const out: PriorTable = {};
-    for (const [k, [ok, n, prior]] of [...count].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
-      if (n >= TABLE_MIN_TOKENS) out[k] = +((ok + PRIOR_WEIGHT * prior) / (n + PRIOR_WEIGHT)).toFixed(4);
-    }
-    return out;
-  };
-  return { phoneContexts: table((t) => contextKey(t.prev, t.phone, t.next)), heardAs: table((t) => heardKey(t.phone, t.heard)) };
+  const count = new Map<string, [number, number, number]>();
+  for (const t of tokens) {
+    const key = contextKey(t.prev, t.phone, t.next);
+    const c = count.get(key) ?? [0, 0, priors.get(t.phone)!];
+    c[0] += t.good;
+    c[1]++;
+    count.set(key, c);
+  }
+  const out: PhoneContexts = {};
+  for (const [key, [ok, n, prior]] of [...count].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+    if (n >= CONTEXT_MIN_TOKENS) out[key] = +((ok + PRIOR_WEIGHT * prior) / (n + PRIOR_WEIGHT)).toFixed(4);
+  }
+  return out;
 }
 
 function roundModel(m: EnglishScoringModel): EnglishScoringModel {
@@ -476,7 +459,6 @@ function roundModel(m: EnglishScoringModel): EnglishScoringModel {
     trainedOn: m.trainedOn,
     phoneStats: m.phoneStats,
     phoneContexts: m.phoneContexts,
-    heardAs: m.heardAs,
     phone: r(m.phone),
     word: { accuracy: r(m.word.accuracy), stress: r(m.word.stress), total: r(m.word.total) },
     utterance: {

@@ -38,10 +38,8 @@ export interface ScoredReading {
 }
 
 /** Phone feature rows per word, per phone (the phone model's inputs). */
-export function phoneRows(ev: ReadingEvidence, model: Pick<EnglishScoringModel, 'phoneStats' | 'phoneContexts' | 'heardAs'>, loop: readonly PhoneSegment[]): number[][][] {
+export function phoneRows(ev: ReadingEvidence, model: Pick<EnglishScoringModel, 'phoneStats' | 'phoneContexts'>, loop: readonly PhoneSegment[]): number[][][] {
   const all = ev.words.flatMap((w) => w.phones);
-  const fl = measureFluency(ev);
-  const pauseShare = fl.pauseSeconds / fl.speechSeconds;
   const uttZ = meanGopZ(all, model.phoneStats);
   const uttDurZ = mean(all.map((p) => durationZ(p, model.phoneStats)));
   return ev.words.map((w, k) => {
@@ -51,13 +49,13 @@ export function phoneRows(ev: ReadingEvidence, model: Pick<EnglishScoringModel, 
       const prev = w.phones[i - 1];
       const next = w.phones[i + 1];
       const contextPrior = model.phoneContexts[contextKey(prev?.phone, p.phone, next?.phone)];
-      return phoneFeatures(p, model.phoneStats, { wordZ, uttZ, uttDurZ, prev, next, index: i, count: w.phones.length, lastWord, loop, contextPrior, heardAs: model.heardAs, pauseShare });
+      return phoneFeatures(p, model.phoneStats, { wordZ, uttZ, uttDurZ, prev, next, index: i, count: w.phones.length, lastWord, loop, contextPrior });
     });
   });
 }
 
 /** Word feature rows with the phone scores and stress judgements they were built from. */
-export function wordRows(ev: ReadingEvidence, signal: SignalFrames, model: Pick<EnglishScoringModel, 'phoneStats' | 'phoneContexts' | 'heardAs' | 'phone'>, loop: readonly PhoneSegment[]) {
+export function wordRows(ev: ReadingEvidence, signal: SignalFrames, model: Pick<EnglishScoringModel, 'phoneStats' | 'phoneContexts' | 'phone'>, loop: readonly PhoneSegment[]) {
   const uttGop = utteranceGop(ev);
   const rows = phoneRows(ev, model, loop);
   const phones = rows.map((r) => r.map((x) => predict(model.phone, x)));

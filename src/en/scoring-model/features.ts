@@ -16,7 +16,6 @@ export const PHONE_FEATURES = [
   'gopFloor', 'gopZ', 'durZ', 'vowel', 'skipped', 'wordGopZ', 'uttGopZ', 'gopLow', 'forced', 'prevGop', 'nextGop',
   'loopSame', 'loopClass', 'loopSilence', 'loopVowelInConsonant', 'wordFinal', 'wordInitial', 'finalConsonant',
   'wordPhones', 'primaryStress', 'unstressed', 'lastWord', 'phonePrior', 'uttDurZ', 'contextPrior',
-  'heardAsPrior', 'uttPauseShare',
 ] as const;
 
 /**
@@ -30,24 +29,16 @@ export const PHONE_FEATURES = [
 export type PhoneStats = Record<string, [gopMean: number, gopSd: number, durMean: number, durSd: number, prior: number]>;
 
 /**
- * Shares of a phone's training tokens the experts judged correct, by a key of what surrounds or
- * was heard over the phone, each shrunk towards the phone's prior; a key the training speech
- * lacks takes the phone's prior. Two tables:
- * - contexts (contextKey): the phone between its neighbours inside the word (`#` at a word edge):
- *   learners miss the same phone more often in some neighbourhoods (a final consonant after
- *   another consonant, a vowel before R);
- * - heard as (heardKey): the phone and the phone the free loop heard over most of its span: some
- *   confusions are what the experts mark (TH heard as S), others are the loop's own (AH as IH).
+ * The share of a phone's training tokens the experts judged correct in its context inside the
+ * word (previous and next phone, `#` at a word edge), shrunk towards the phone's prior: learners
+ * miss the same phone more often in some neighbourhoods (a final consonant after another
+ * consonant, a vowel before R). Keyed by contextKey; a context the training speech lacks takes
+ * the phone's prior.
  */
-export type PriorTable = Record<string, number>;
+export type PhoneContexts = Record<string, number>;
 
 export function contextKey(prev: string | undefined, phone: string, next: string | undefined): string {
   return `${prev ?? '#'} ${phone} ${next ?? '#'}`;
-}
-
-/** `heard`: the loop phone over most of the span (SIL when the loop has nothing there), null for a skipped phone. */
-export function heardKey(phone: string, heard: string | null): string {
-  return `${phone} ${heard ?? '-'}`;
 }
 
 /** Statistics for a phone the training speech lacks. */
@@ -76,12 +67,8 @@ export interface PhoneContext {
   lastWord: boolean;
   /** What the free phone loop heard over the audio, sorted by time. */
   loop: readonly PhoneSegment[];
-  /** The model's share of correct tokens of the phone in this context (contextKey); undefined: the phone's prior. */
+  /** The model's share of correct tokens of the phone in this context (PhoneContexts); undefined: the phone's prior. */
   contextPrior?: number;
-  /** The model's table of shares by the phone heard over most of the span (heardKey). */
-  heardAs: PriorTable;
-  /** Pauses' share of the speech time of the reading (FluencyMeasures): halting readers miss more phones. */
-  pauseShare: number;
 }
 
 export function phoneFeatures(p: PhoneEvidence, stats: PhoneStats, ctx: PhoneContext): number[] {
@@ -100,8 +87,7 @@ export function phoneFeatures(p: PhoneEvidence, stats: PhoneStats, ctx: PhoneCon
     heard?.same ?? 0, heard?.sameClass ?? 0, heard?.silence ?? 1, vowel ? 0 : (heard?.vowel ?? 0),
     final ? 1 : 0, ctx.index === 0 ? 1 : 0, final && !vowel ? 1 : 0, ctx.count,
     p.stress === 1 ? 1 : 0, p.stress === 0 ? 1 : 0, ctx.lastWord ? 1 : 0, st[4] ?? DEFAULT_STATS[4], clip(ctx.uttDurZ, -3, 3),
-    ctx.contextPrior ?? st[4] ?? DEFAULT_STATS[4], ctx.heardAs[heardKey(p.phone, heard?.most ?? null)] ?? st[4] ?? DEFAULT_STATS[4],
-    clip(ctx.pauseShare, 0, 3),
+    ctx.contextPrior ?? st[4] ?? DEFAULT_STATS[4],
   ];
 }
 
@@ -114,15 +100,11 @@ export function durationZ(p: PhoneEvidence, stats: PhoneStats): number {
   return clip((Math.log(Math.max(1, p.endFrame - p.startFrame)) - st[2]) / st[3], -3, 3);
 }
 
-/**
- * Shares of a phone's span in which the loop heard the phone, a phone of its class, silence (or
- * noise), a vowel; and the loop phone heard over most of it (the first of equals in time order).
- */
-export function heardOver(loop: readonly PhoneSegment[], p: PhoneEvidence): { same: number; sameClass: number; silence: number; vowel: number; most: string } {
+/** Shares of a phone's span in which the loop heard the phone, a phone of its class, silence (or noise), a vowel. */
+function heardOver(loop: readonly PhoneSegment[], p: PhoneEvidence): { same: number; sameClass: number; silence: number; vowel: number } {
   const span = Math.max(1, p.endFrame - p.startFrame);
   const cls = phoneClass(p.phone);
   const out = { same: 0, sameClass: 0, silence: 0, vowel: 0 };
-  const byPhone = new Map<string, number>();
   // Binary search for the first segment ending after the phone starts.
   let lo = 0;
   let hi = loop.length;
@@ -139,17 +121,8 @@ export function heardOver(loop: readonly PhoneSegment[], p: PhoneEvidence): { sa
     if (phoneClass(s.phone) === cls) out.sameClass += o;
     if (s.phone === 'SIL' || s.phone.startsWith('+')) out.silence += o;
     if (isVowel(s.phone)) out.vowel += o;
-    byPhone.set(s.phone, (byPhone.get(s.phone) ?? 0) + o);
   }
-  let most = 'SIL';
-  let longest = 0;
-  for (const [phone, frames] of byPhone) {
-    if (frames > longest) {
-      most = phone;
-      longest = frames;
-    }
-  }
-  return { same: out.same / span, sameClass: out.sameClass / span, silence: out.silence / span, vowel: out.vowel / span, most };
+  return { same: out.same / span, sameClass: out.sameClass / span, silence: out.silence / span, vowel: out.vowel / span };
 }
 
 /** Mean GOP z-score over phones (each against its own phone's statistics). */

@@ -6,14 +6,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { LinearModel } from './linear.js';
-import { PHONE_FEATURES, UTTERANCE_FEATURES, WORD_FEATURES, type PriorTable, type PhoneStats } from './features.js';
+import { PHONE_FEATURES, UTTERANCE_FEATURES, WORD_FEATURES, type PhoneContexts, type PhoneStats } from './features.js';
 
 export interface EnglishScoringModel {
   /** What it was fitted on (split, utterance count, date) — provenance, not used in scoring. */
   trainedOn: { corpus: string; split: 'train'; utterances: number; fittedAt: string };
   phoneStats: PhoneStats;
-  phoneContexts: PriorTable;
-  heardAs: PriorTable;
+  phoneContexts: PhoneContexts;
   phone: LinearModel;
   word: { accuracy: LinearModel; stress: LinearModel; total: LinearModel };
   utterance: { accuracy: LinearModel; completeness: LinearModel; fluency: LinearModel; prosodic: LinearModel; total: LinearModel };
@@ -32,10 +31,8 @@ export function loadEnglishScoringModel(file = MODEL_FILE): EnglishScoringModel 
   if (Object.values(model.phoneStats).some((s) => s.length !== 5)) {
     throw new Error('English scoring model: phone statistics lack the phone priors; refit with tools/train-en-so762.ts');
   }
-  for (const [name, table] of [['phone context', model.phoneContexts], ['heard-as', model.heardAs]] as const) {
-    if (typeof table !== 'object' || table === null || Object.values(table).some((v) => !(v >= 0 && v <= 1))) {
-      throw new Error(`English scoring model: the ${name} table is missing or out of range; refit with tools/train-en-so762.ts`);
-    }
+  if (typeof model.phoneContexts !== 'object' || model.phoneContexts === null || Object.values(model.phoneContexts).some((v) => !(v >= 0 && v <= 1))) {
+    throw new Error('English scoring model: the phone context table is missing or out of range; refit with tools/train-en-so762.ts');
   }
   if (file === MODEL_FILE) cached = model;
   return model;
