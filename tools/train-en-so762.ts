@@ -30,7 +30,7 @@ import { phoneRows, scoreReading, utteranceRow, wordRows } from '../src/en/engin
 import type { SignalFrames } from '../src/en/engine/signal.js';
 import { fitLogistic, fitRidge, pearson, predict, type LinearModel } from '../src/en/scoring-model/linear.js';
 import { MODEL_FILE, type EnglishScoringModel } from '../src/en/scoring-model/model.js';
-import { PHONE_FEATURES, UTTERANCE_FEATURES, WORD_FEATURES, contextKey, mean, type PhoneContexts, type PhoneStats } from '../src/en/scoring-model/features.js';
+import { PHONE_FEATURES, UTTERANCE_FEATURES, WORD_FEATURES, mean, type PhoneStats } from '../src/en/scoring-model/features.js';
 
 export const SO762_DIR = path.resolve(import.meta.dirname, '..', '..', 'shared', 'data', 'en', 'speechocean762');
 export const DEFAULT_CACHE = path.join(os.tmpdir(), 'kouyu-en-so762-evidence');
@@ -196,41 +196,35 @@ export function fitModel(data: readonly LabelledReading[]): EnglishScoringModel 
   const model: EnglishScoringModel = {
     trainedOn: { corpus: 'speechocean762', split: 'train', utterances: data.length, fittedAt: new Date().toISOString().slice(0, 10) },
     phoneStats: phoneStatistics(data),
-    phoneContexts: phoneContextTable(data),
     phone: placeholder,
     word: { accuracy: placeholder, stress: placeholder, total: placeholder },
     utterance: { accuracy: placeholder, completeness: placeholder, fluency: placeholder, prosodic: placeholder, total: placeholder },
   };
-  // The fitting rows read the context table of the other speaker folds (nested): in the table
-  // of all train speakers a reading's own labels would tell the fit how good its phones are.
-  const folds = speakerFolds(data.map((r) => r.id));
-  const inner = [0, 1, 2, 3, 4].map((g) => phoneContextTable(data.filter((_, i) => folds[i] !== g)));
-  const seen = (i: number): EnglishScoringModel => ({ ...model, phoneContexts: inner[folds[i]] });
   // Stage 1: phones: probability of "correct" (mean expert score >= 1.5 of 2).
   const px: number[][] = [];
   const py: number[] = [];
-  data.forEach((r, j) => {
-    phoneRows(r.evidence, seen(j), r.loop).forEach((rows, i) => {
+  for (const r of data) {
+    phoneRows(r.evidence, model, r.loop).forEach((rows, i) => {
       if (r.wordLabel[i] < 0) return;
       rows.forEach((x, k) => (px.push(x), py.push(r.label.words[r.wordLabel[i]].phonesAccuracy[k] >= 1.5 ? 1 : 0)));
     });
-  });
+  }
   model.phone = fitLogistic([...PHONE_FEATURES], px, py);
   // Stage 2: words (0-10) from the fitted phone scores.
   const wx: number[][] = [];
   const wg: string[] = [];
   const wy: Record<(typeof WORD_TARGETS)[number], number[]> = { accuracy: [], stress: [], total: [] };
-  data.forEach((r, j) => {
-    wordRows(r.evidence, r.signal, seen(j), r.loop).forEach((row, i) => {
+  for (const r of data) {
+    wordRows(r.evidence, r.signal, model, r.loop).forEach((row, i) => {
       if (r.wordLabel[i] < 0) return;
       wx.push(row.x);
       wg.push(speakerOf(r.id));
       for (const t of WORD_TARGETS) wy[t].push(r.label.words[r.wordLabel[i]][t]);
     });
-  });
+  }
   for (const t of WORD_TARGETS) model.word[t] = ridgeCv([...WORD_FEATURES], wx, wy[t], wg);
   // Stage 3: utterances (0-10) from everything the engine computes.
-  const ux = data.map((r, j) => utteranceRow(r.evidence, r.signal, seen(j), r.loop));
+  const ux = data.map((r) => utteranceRow(r.evidence, r.signal, model, r.loop));
   for (const t of UTT_TARGETS) model.utterance[t] = ridgeCv([...UTTERANCE_FEATURES], ux, data.map((r) => r.label[t]), data.map((r) => speakerOf(r.id)));
   return model;
 }
@@ -361,54 +355,36 @@ function ridgeCv(names: string[], X: number[][], y: number[], groups: string[]):
   return fitRidge(names, X, y, [0, 10], best.lambda);
 }
 
-/** Every labelled phone token of `data` with its neighbours inside the word and the experts' judgement (mean score >= 1.5). */
-function labelledPhones(data: readonly LabelledReading[]): { phone: string; prev?: string; next?: string; good: number }[] {
-  const out: { phone: string; prev?: string; next?: string; good: number }[] = [];
-  for (const r of data) {
-    r.evidence.words.forEach((w, i) => {
-      if (r.wordLabel[i] < 0) return;
-      const scores = r.label.words[r.wordLabel[i]].phonesAccuracy;
-      w.phones.forEach((p, k) => out.push({ phone: p.phone, prev: w.phones[k - 1]?.phone, next: w.phones[k + 1]?.phone, good: scores[k] >= 1.5 ? 1 : 0 }));
-    });
-  }
-  return out;
-}
-
-/** Tokens by which a phone's prior is shrunk towards the overall share, and a context's share towards the phone's prior. */
-const PRIOR_WEIGHT = 20;
-
-/** Each phone's share of correct tokens, shrunk towards the overall share by PRIOR_WEIGHT tokens. */
-function phonePriors(tokens: readonly { phone: string; good: number }[]): Map<string, number> {
-  const count = new Map<string, [number, number]>();
-  for (const t of tokens) {
-    const c = count.get(t.phone) ?? [0, 0];
-    c[0] += t.good;
-    c[1]++;
-    count.set(t.phone, c);
-  }
-  const overall = tokens.length ? tokens.reduce((a, t) => a + t.good, 0) / tokens.length : 0.9;
-  return new Map([...count].map(([ph, [ok, n]]) => [ph, (ok + PRIOR_WEIGHT * overall) / (n + PRIOR_WEIGHT)]));
-}
-
 /**
  * Per-phone GOP and log-duration statistics over the read (not skipped) phones of the train
- * utterances given, and each phone's prior (phonePriors over the labelled tokens).
+ * utterances given, and each phone's prior: the share of its labelled tokens the experts judged
+ * correct (mean score >= 1.5), shrunk towards the overall share by PRIOR_WEIGHT tokens.
  */
+const PRIOR_WEIGHT = 20;
 export function phoneStatistics(data: readonly LabelledReading[]): PhoneStats {
-  const acc = new Map<string, { g: number[]; d: number[] }>();
+  const acc = new Map<string, { g: number[]; d: number[]; ok: number; n: number }>();
+  const entry = (ph: string) => acc.get(ph) ?? (acc.set(ph, { g: [], d: [], ok: 0, n: 0 }), acc.get(ph)!);
+  let ok = 0;
+  let n = 0;
   for (const r of data) {
-    for (const w of r.evidence.words) {
-      if (w.status !== 'read') continue;
-      for (const p of w.phones) {
-        const e = acc.get(p.phone) ?? (acc.set(p.phone, { g: [], d: [] }), acc.get(p.phone)!);
-        e.g.push(p.gop);
-        e.d.push(Math.log(Math.max(1, p.endFrame - p.startFrame)));
-      }
-    }
+    r.evidence.words.forEach((w, i) => {
+      w.phones.forEach((p, k) => {
+        const e = entry(p.phone);
+        if (w.status === 'read') {
+          e.g.push(p.gop);
+          e.d.push(Math.log(Math.max(1, p.endFrame - p.startFrame)));
+        }
+        if (r.wordLabel[i] >= 0) {
+          const good = r.label.words[r.wordLabel[i]].phonesAccuracy[k] >= 1.5 ? 1 : 0;
+          e.ok += good;
+          e.n++;
+          ok += good;
+          n++;
+        }
+      });
+    });
   }
-  const tokens = labelledPhones(data);
-  const priors = phonePriors(tokens);
-  const fallback = tokens.length ? mean(tokens.map((t) => t.good)) : 0.9;
+  const overall = n ? ok / n : 0.9;
   const stats: PhoneStats = {};
   const ms = (v: number[]) => {
     const m = mean(v);
@@ -418,33 +394,10 @@ export function phoneStatistics(data: readonly LabelledReading[]): PhoneStats {
     if (e.g.length < 5) continue;
     const [gm, gs] = ms(e.g);
     const [dm, ds] = ms(e.d);
-    stats[ph] = [+gm.toFixed(4), +gs.toFixed(4), +dm.toFixed(4), +ds.toFixed(4), +(priors.get(ph) ?? fallback).toFixed(4)];
+    const prior = (e.ok + PRIOR_WEIGHT * overall) / (e.n + PRIOR_WEIGHT);
+    stats[ph] = [+gm.toFixed(4), +gs.toFixed(4), +dm.toFixed(4), +ds.toFixed(4), +prior.toFixed(4)];
   }
   return stats;
-}
-
-/**
- * The context table (PhoneContexts): each phone-in-context's share of correct labelled tokens,
- * shrunk towards the phone's prior by PRIOR_WEIGHT tokens, for contexts seen at least
- * CONTEXT_MIN_TOKENS times (rarer ones stay near the prior, which the model falls back to).
- */
-const CONTEXT_MIN_TOKENS = 3;
-export function phoneContextTable(data: readonly LabelledReading[]): PhoneContexts {
-  const tokens = labelledPhones(data);
-  const priors = phonePriors(tokens);
-  const count = new Map<string, [number, number, number]>();
-  for (const t of tokens) {
-    const key = contextKey(t.prev, t.phone, t.next);
-    const c = count.get(key) ?? [0, 0, priors.get(t.phone)!];
-    c[0] += t.good;
-    c[1]++;
-    count.set(key, c);
-  }
-  const out: PhoneContexts = {};
-  for (const [key, [ok, n, prior]] of [...count].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
-    if (n >= CONTEXT_MIN_TOKENS) out[key] = +((ok + PRIOR_WEIGHT * prior) / (n + PRIOR_WEIGHT)).toFixed(4);
-  }
-  return out;
 }
 
 function roundModel(m: EnglishScoringModel): EnglishScoringModel {
@@ -458,7 +411,6 @@ function roundModel(m: EnglishScoringModel): EnglishScoringModel {
   return {
     trainedOn: m.trainedOn,
     phoneStats: m.phoneStats,
-    phoneContexts: m.phoneContexts,
     phone: r(m.phone),
     word: { accuracy: r(m.word.accuracy), stress: r(m.word.stress), total: r(m.word.total) },
     utterance: {

@@ -2,11 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rhythmMetrics } from '../../src/en/connected/rhythm.js';
 import { fitLogistic, fitRidge, pearson, predict, spearman } from '../../src/en/scoring-model/linear.js';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { loadEnglishScoringModel, type EnglishScoringModel } from '../../src/en/scoring-model/model.js';
-import { PHONE_FEATURES, UTTERANCE_FEATURES, WORD_FEATURES, contextKey, phoneFeatures } from '../../src/en/scoring-model/features.js';
+import { loadEnglishScoringModel } from '../../src/en/scoring-model/model.js';
+import { PHONE_FEATURES, UTTERANCE_FEATURES, WORD_FEATURES, phoneFeatures } from '../../src/en/scoring-model/features.js';
 import { gopAcceptability, WORD_GOP_THRESHOLD } from '../../src/en/engine/dimensions.js';
 import { shortWordLeniency } from '../../src/en/engine/build.js';
 
@@ -58,26 +55,6 @@ test('the shipped model matches the feature lists and was fitted on the train ha
   assert.deepEqual(m.utterance.total.names, [...UTTERANCE_FEATURES]);
   assert.equal(m.phone.link, 'logistic');
   assert.ok(Object.keys(m.phoneStats).length >= 35, 'statistics for nearly every phone of the model');
-  assert.ok(Object.keys(m.phoneContexts).length >= 100, 'a context table');
-  assert.ok(Object.keys(m.phoneContexts).every((k) => k.split(' ').length === 3));
-});
-
-test('the model loader refuses a file without the phone context table', () => {
-  const m = structuredClone(loadEnglishScoringModel()) as Partial<EnglishScoringModel>;
-  delete m.phoneContexts;
-  const file = path.join(os.tmpdir(), `kouyu-model-${process.pid}.json`);
-  fs.writeFileSync(file, JSON.stringify(m));
-  try {
-    assert.throws(() => loadEnglishScoringModel(file), /context table/);
-  } finally {
-    fs.rmSync(file, { force: true });
-  }
-});
-
-test('phone rows look up the context of each phone inside its word (# at the edges)', () => {
-  assert.equal(contextKey(undefined, 'DH', 'AH'), '# DH AH');
-  assert.equal(contextKey('K', 'AE', 'T'), 'K AE T');
-  assert.equal(contextKey('AE', 'T', undefined), 'AE T #');
 });
 
 test('phone features: what the loop heard over the span, hand-computed shares (tolerance 1e-9)', () => {
@@ -95,9 +72,6 @@ test('phone features: what the loop heard over the span, hand-computed shares (t
   assert.equal(f('finalConsonant'), 1);
   assert.equal(f('phonePrior'), 0.8);
   assert.equal(f('gopZ'), 0);
-  // No context in the model's table: the context prior is the phone's prior; with one, the table's share.
-  assert.equal(f('contextPrior'), 0.8);
-  assert.equal(phoneFeatures(t, { T: [-2, 1, 2, 0.5, 0.8] }, { ...ctx, contextPrior: 0.55 })[PHONE_FEATURES.indexOf('contextPrior')], 0.55);
   // A skipped phone: nothing heard, all silence.
   const gone = phoneFeatures({ ...t, startFrame: -1, endFrame: -1, gop: -12 }, {}, ctx);
   assert.equal(gone[PHONE_FEATURES.indexOf('loopSame')], 0);
@@ -123,6 +97,8 @@ test('short words are judged below the GOP threshold by the excess of their stan
 test('narrowband detection: telephone-band speech has no energy above 4.5 kHz, wideband speech has (real recordings)', async () => {
   const { decodeAudio } = await import('../../src/audio/decode.js');
   const { frameEnergyDb, highBandShare, NARROWBAND_SHARE } = await import('../../src/en/engine/signal.js');
+  const fs = await import('node:fs');
+  const path = await import('node:path');
   const { SHARED_DATA_DIR } = await import('../helpers/app.js');
   const share = async (...rel: string[]) => {
     const a = await decodeAudio(fs.readFileSync(path.join(SHARED_DATA_DIR, 'en', ...rel)));

@@ -6,7 +6,7 @@
 import type { PhoneSegment } from '../../acoustic/types.js';
 import { predict } from '../scoring-model/linear.js';
 import type { EnglishScoringModel } from '../scoring-model/model.js';
-import { contextKey, durationZ, meanGopZ, phoneFeatures, utteranceFeatures, utteranceGop, wordFeatures, mean } from '../scoring-model/features.js';
+import { durationZ, meanGopZ, phoneFeatures, utteranceFeatures, utteranceGop, wordFeatures, mean } from '../scoring-model/features.js';
 import type { ReadingEvidence } from './evidence.js';
 import { measureFluency, type FluencyMeasures } from './fluency.js';
 import { measureIntonation, type IntonationMeasures } from './intonation.js';
@@ -38,24 +38,19 @@ export interface ScoredReading {
 }
 
 /** Phone feature rows per word, per phone (the phone model's inputs). */
-export function phoneRows(ev: ReadingEvidence, model: Pick<EnglishScoringModel, 'phoneStats' | 'phoneContexts'>, loop: readonly PhoneSegment[]): number[][][] {
+export function phoneRows(ev: ReadingEvidence, model: Pick<EnglishScoringModel, 'phoneStats'>, loop: readonly PhoneSegment[]): number[][][] {
   const all = ev.words.flatMap((w) => w.phones);
   const uttZ = meanGopZ(all, model.phoneStats);
   const uttDurZ = mean(all.map((p) => durationZ(p, model.phoneStats)));
   return ev.words.map((w, k) => {
     const wordZ = meanGopZ(w.phones, model.phoneStats);
     const lastWord = k === ev.words.length - 1;
-    return w.phones.map((p, i) => {
-      const prev = w.phones[i - 1];
-      const next = w.phones[i + 1];
-      const contextPrior = model.phoneContexts[contextKey(prev?.phone, p.phone, next?.phone)];
-      return phoneFeatures(p, model.phoneStats, { wordZ, uttZ, uttDurZ, prev, next, index: i, count: w.phones.length, lastWord, loop, contextPrior });
-    });
+    return w.phones.map((p, i) => phoneFeatures(p, model.phoneStats, { wordZ, uttZ, uttDurZ, prev: w.phones[i - 1], next: w.phones[i + 1], index: i, count: w.phones.length, lastWord, loop }));
   });
 }
 
 /** Word feature rows with the phone scores and stress judgements they were built from. */
-export function wordRows(ev: ReadingEvidence, signal: SignalFrames, model: Pick<EnglishScoringModel, 'phoneStats' | 'phoneContexts' | 'phone'>, loop: readonly PhoneSegment[]) {
+export function wordRows(ev: ReadingEvidence, signal: SignalFrames, model: Pick<EnglishScoringModel, 'phoneStats' | 'phone'>, loop: readonly PhoneSegment[]) {
   const uttGop = utteranceGop(ev);
   const rows = phoneRows(ev, model, loop);
   const phones = rows.map((r) => r.map((x) => predict(model.phone, x)));

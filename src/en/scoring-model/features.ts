@@ -15,7 +15,7 @@ import type { StressJudgement } from '../engine/stress.js';
 export const PHONE_FEATURES = [
   'gopFloor', 'gopZ', 'durZ', 'vowel', 'skipped', 'wordGopZ', 'uttGopZ', 'gopLow', 'forced', 'prevGop', 'nextGop',
   'loopSame', 'loopClass', 'loopSilence', 'loopVowelInConsonant', 'wordFinal', 'wordInitial', 'finalConsonant',
-  'wordPhones', 'primaryStress', 'unstressed', 'lastWord', 'phonePrior', 'uttDurZ', 'contextPrior',
+  'wordPhones', 'primaryStress', 'unstressed', 'lastWord', 'phonePrior', 'uttDurZ',
 ] as const;
 
 /**
@@ -27,19 +27,6 @@ export const PHONE_FEATURES = [
  * miss some phones far more often than others (TH, DH, Z, final consonants).
  */
 export type PhoneStats = Record<string, [gopMean: number, gopSd: number, durMean: number, durSd: number, prior: number]>;
-
-/**
- * The share of a phone's training tokens the experts judged correct in its context inside the
- * word (previous and next phone, `#` at a word edge), shrunk towards the phone's prior: learners
- * miss the same phone more often in some neighbourhoods (a final consonant after another
- * consonant, a vowel before R). Keyed by contextKey; a context the training speech lacks takes
- * the phone's prior.
- */
-export type PhoneContexts = Record<string, number>;
-
-export function contextKey(prev: string | undefined, phone: string, next: string | undefined): string {
-  return `${prev ?? '#'} ${phone} ${next ?? '#'}`;
-}
 
 /** Statistics for a phone the training speech lacks. */
 const DEFAULT_STATS: PhoneStats[string] = [-1.5, 1.5, 2.2, 0.6, 0.9];
@@ -67,8 +54,6 @@ export interface PhoneContext {
   lastWord: boolean;
   /** What the free phone loop heard over the audio, sorted by time. */
   loop: readonly PhoneSegment[];
-  /** The model's share of correct tokens of the phone in this context (PhoneContexts); undefined: the phone's prior. */
-  contextPrior?: number;
 }
 
 export function phoneFeatures(p: PhoneEvidence, stats: PhoneStats, ctx: PhoneContext): number[] {
@@ -87,7 +72,6 @@ export function phoneFeatures(p: PhoneEvidence, stats: PhoneStats, ctx: PhoneCon
     heard?.same ?? 0, heard?.sameClass ?? 0, heard?.silence ?? 1, vowel ? 0 : (heard?.vowel ?? 0),
     final ? 1 : 0, ctx.index === 0 ? 1 : 0, final && !vowel ? 1 : 0, ctx.count,
     p.stress === 1 ? 1 : 0, p.stress === 0 ? 1 : 0, ctx.lastWord ? 1 : 0, st[4] ?? DEFAULT_STATS[4], clip(ctx.uttDurZ, -3, 3),
-    ctx.contextPrior ?? st[4] ?? DEFAULT_STATS[4],
   ];
 }
 

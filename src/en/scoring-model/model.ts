@@ -6,13 +6,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { LinearModel } from './linear.js';
-import { PHONE_FEATURES, UTTERANCE_FEATURES, WORD_FEATURES, type PhoneContexts, type PhoneStats } from './features.js';
+import { PHONE_FEATURES, UTTERANCE_FEATURES, WORD_FEATURES, type PhoneStats } from './features.js';
 
 export interface EnglishScoringModel {
   /** What it was fitted on (split, utterance count, date) — provenance, not used in scoring. */
   trainedOn: { corpus: string; split: 'train'; utterances: number; fittedAt: string };
   phoneStats: PhoneStats;
-  phoneContexts: PhoneContexts;
   phone: LinearModel;
   word: { accuracy: LinearModel; stress: LinearModel; total: LinearModel };
   utterance: { accuracy: LinearModel; completeness: LinearModel; fluency: LinearModel; prosodic: LinearModel; total: LinearModel };
@@ -30,9 +29,6 @@ export function loadEnglishScoringModel(file = MODEL_FILE): EnglishScoringModel 
   for (const m of Object.values(model.utterance)) check(m, UTTERANCE_FEATURES, 'utterance');
   if (Object.values(model.phoneStats).some((s) => s.length !== 5)) {
     throw new Error('English scoring model: phone statistics lack the phone priors; refit with tools/train-en-so762.ts');
-  }
-  if (typeof model.phoneContexts !== 'object' || model.phoneContexts === null || Object.values(model.phoneContexts).some((v) => !(v >= 0 && v <= 1))) {
-    throw new Error('English scoring model: the phone context table is missing or out of range; refit with tools/train-en-so762.ts');
   }
   if (file === MODEL_FILE) cached = model;
   return model;
