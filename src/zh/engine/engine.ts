@@ -154,7 +154,7 @@ function needsCompetition(s: AlignedSyllable | null): boolean {
  * into the alignment, ones read as another syllable are returned with what was heard. Squeezed
  * syllables (align.ts `squeezed`) are taken out first and get the same look.
  */
-export async function recoverAll(
+async function recoverAll(
   backend: AcousticBackend,
   table: SyllableTable,
   pcm: Int16Array,

@@ -111,8 +111,6 @@ export const CALIBRATION = {
    */
   PLACE_GOP: 0.5,
   PLACE_TONE: 1,
-  /** The same for two characters the model spells alike: tone is the only evidence. */
-  PLACE_TONE_SAME: 2,
 } as const;
 
 /** Whether the garbage loop took enough frames to report inserted speech. */

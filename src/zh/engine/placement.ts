@@ -37,8 +37,6 @@ export interface Placement {
   tone: number;
   /** Frame-weighted phone GOP of the skipped character minus the aligned one's, over the frames each takes in its decode. */
   gop: number;
-  /** The two are the same syllable for the acoustic model (then `acoustic` and `gop` are 0). */
-  same: boolean;
   /** The skipped character's syllable in the window decode. */
   syllable: AlignedSyllable;
 }
@@ -51,7 +49,7 @@ export function placementPairs(syllables: readonly (AlignedSyllable | null)[], m
     for (const dir of [-1, 1]) {
       let j = k + dir;
       while (j >= 0 && j < syllables.length && !syllables[j]) j += dir;
-      if (j >= 0 && j < syllables.length) out.push([j, k]);
+      if (j >= 0 && j < syllables.length && !table.same(labels[j], labels[k])) out.push([j, k]);
     }
   });
   return out;
@@ -100,10 +98,7 @@ export async function placement(
   const frames = Math.floor(pcm.length / 160);
   const window = { startFrame: Math.max(0, (p >= 0 ? syllables[p]!.startFrame : mid.startFrame) - MARGIN), endFrame: Math.min(frames, (n >= 0 ? syllables[n]!.endFrame : mid.endFrame) + MARGIN) };
   const opts = { window, phones: true, gop: true };
-  // Homophones for the model (same toneless syllable) decode alike: only the tone can tell them apart.
-  const same = table.same(labels[a], labels[s]);
-  const asIs = await backend.align('zh', pcm, { slots: around(labels[a]) }, opts);
-  const moved = same ? asIs : await backend.align('zh', pcm, { slots: around(labels[s]) }, opts);
+  const [asIs, moved] = await Promise.all([backend.align('zh', pcm, { slots: around(labels[a]) }, opts), backend.align('zh', pcm, { slots: around(labels[s]) }, opts)]);
   if (!asIs.ok || !moved.ok) return null;
   const middle = p >= 0 ? 1 : 0;
   const unitA = asIs.units.filter((u) => u.slot >= 0)[middle];
@@ -119,7 +114,6 @@ export async function placement(
     skipped: s,
     acoustic: (total(moved) - total(asIs)) / Math.max(1, mid.endFrame - mid.startFrame),
     tone: Math.log(Math.max(floor, ps)) - Math.log(Math.max(floor, pa)),
-    same,
     gop: (syllableGop(unitS.phones) ?? 0) - (syllableGop(unitA.phones) ?? 0),
     syllable: asSyllable(unitS),
   };
@@ -161,7 +155,7 @@ export async function placeSkipped(
 
 /** Whether the evidence gives the frames to the skipped character (CALIBRATION in judge.ts). */
 export function moves(p: Placement): boolean {
-  return p.same ? p.tone > CALIBRATION.PLACE_TONE_SAME : p.gop > CALIBRATION.PLACE_GOP && p.tone > CALIBRATION.PLACE_TONE;
+  return p.gop > CALIBRATION.PLACE_GOP && p.tone > CALIBRATION.PLACE_TONE;
 }
 
 function nearest(syllables: readonly (AlignedSyllable | null)[], k: number, dir: -1 | 1): number {
