@@ -10,9 +10,12 @@
  * characters between them. The window between a's aligned neighbours is decoded forced through
  * a and through s (phones and GOP, as the utterance alignment), and the tone model gives the
  * posterior of each one's accepted tones over its final in that decode, with its own expected
- * tone and its neighbours' as context. The frames go to s when both its phones' GOP and its
+ * tone and its neighbours' as context. The phones' GOP over each one's own frames separates the
+ * placements better than the window's total (which the neighbours' boundaries blur), but not
+ * well enough alone; neither does the tone. The frames go to s when both its phones' GOP and its
  * tone fit them better (CALIBRATION.PLACE_GOP, PLACE_TONE in judge.ts); each character moves
- * at most once, the strongest tone evidence first.
+ * at most once, the strongest tone evidence first. Characters the model spells alike are not
+ * compared: their decodes are identical and the tone alone did not separate them.
  */
 import type { AcousticBackend, AlignResult, GrammarSlot } from '../../acoustic/types.js';
 import { classifyTone, type ToneModel } from '../tone/classifier.js';
@@ -121,8 +124,8 @@ export async function placement(
 
 /**
  * Gives the frames of aligned characters to skipped neighbours that fit them better (see the
- * file comment). `al.syllables` is changed in place; `fixed` characters (put back by the second
- * look) neither move nor take frames.
+ * file comment). `al.syllables` is changed in place; `fixedChars` (put back by the second
+ * look) neither give nor take frames.
  */
 export async function placeSkipped(
   backend: AcousticBackend,
