@@ -5,7 +5,10 @@
  *
  *   npm run validity:zh -- --subset      CI: 16 sentences (about 75 s on an idle 2-core machine)
  *   npm run validity:zh                  all sentences without Latin letters (long)
- *   options: --limit N, --seed S, --data DIR (another speaker's folder of the same layout)
+ *   options: --limit N, --seed S, --data DIR (another speaker's folder of the same layout),
+ *            --only correct,omission (run only these measures; the alterations are drawn as
+ *            always, so each case is the one a full run makes), --misses (list the omission
+ *            cases whose added characters were not reported skipped)
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -28,6 +31,9 @@ const arg = (name: string) => {
 const DATA = path.resolve(arg('--data') ?? path.resolve(REPO, '..', 'shared', 'data', 'zh', 'aishell-s0150'));
 const SUBSET = process.argv.includes('--subset');
 const SEED = Number(arg('--seed') ?? 20261121);
+const MEASURES = ['correct', 'substitution', 'tone', 'omission', 'insertion'] as const;
+const ONLY = new Set(arg('--only')?.split(',') ?? MEASURES);
+const MISSES = process.argv.includes('--misses');
 
 type Word = { word: string; readType: number; readStatus: string; charType: number; scores: { overall: number } };
 
@@ -90,14 +96,17 @@ async function main(): Promise<void> {
     const chars = [...u.text];
     const zh = analyzeZhText(u.text);
     // 1. Correct reading.
-    const c = await run(engine, audio, { referenceText: u.text });
-    overall.push(c.a.overall);
-    const read = c.words.filter((w) => w.charType === 0 && (w.readType === 0 || w.readType === 2));
-    read.forEach((w) => fr.add(w.readStatus !== 'correct'));
-    c.a.units.filter((x) => x.readType === 0 && x.tone && x.tone.heard !== null && x.tone.expected <= 4 && x.tone.citation !== 5).forEach((x) => toneRec.add(x.tone!.heard === x.tone!.expected));
+    if (ONLY.has('correct')) {
+      const c = await run(engine, audio, { referenceText: u.text });
+      overall.push(c.a.overall);
+      const read = c.words.filter((w) => w.charType === 0 && (w.readType === 0 || w.readType === 2));
+      read.forEach((w) => fr.add(w.readStatus !== 'correct'));
+      c.a.units.filter((x) => x.readType === 0 && x.tone && x.tone.heard !== null && x.tone.expected <= 4 && x.tone.citation !== 5).forEach((x) => toneRec.add(x.tone!.heard === x.tone!.expected));
+    }
     // 2. Substitution.
     const subKinds = [kinds[i % 3], kinds[(i + 1) % 3]];
     const sub = substitutionCase(r, table, zh, subKinds);
+    if (ONLY.has('substitution')) {
     const s = await run(engine, audio, { referenceText: u.text, refPinyin: sub.refPinyin });
     const sRead = s.words.filter((w) => w.charType === 0);
     sRead.forEach((w, k) => {
@@ -114,9 +123,10 @@ async function main(): Promise<void> {
         if (sub.altered.includes(k)) subTrue++;
       }
     });
+    }
     // 3. Tone.
     const tc = toneCase(r, zh);
-    if (tc) {
+    if (tc && ONLY.has('tone')) {
       const t = await run(engine, audio, { referenceText: u.text, refPinyin: tc.refPinyin });
       const tu = t.a.units.filter((x) => x.charType === 0 && x.readType !== 1 && x.readType !== 3);
       tu.forEach((x, k) => {
@@ -128,15 +138,25 @@ async function main(): Promise<void> {
     // 4. Omission.
     const donor = list[(i + 7) % list.length].text;
     const om = omissionCase(r, chars, donor);
-    const o = await run(engine, audio, { referenceText: om.referenceText });
-    const oRead = o.words.filter((w) => w.charType === 0);
-    om.altered.forEach((k) => omRecall.add(oRead[k]?.readStatus === 'skipped'));
-    const skippedAt = new Set(oRead.flatMap((w, k) => (w.readStatus === 'skipped' ? [k] : [])));
-    const accounted = omissionsAccounted([...om.referenceText], om.altered, skippedAt);
-    om.altered.forEach((_, j) => omAccounted.add(j < accounted));
-    integrityErr.push(Math.abs(o.a.dimensions.integrity - (100 * chars.length) / (chars.length + 2)));
+    if (ONLY.has('omission')) {
+      const o = await run(engine, audio, { referenceText: om.referenceText });
+      const oRead = o.words.filter((w) => w.charType === 0);
+      om.altered.forEach((k) => omRecall.add(oRead[k]?.readStatus === 'skipped'));
+      const skippedAt = new Set(oRead.flatMap((w, k) => (w.readStatus === 'skipped' ? [k] : [])));
+      const accounted = omissionsAccounted([...om.referenceText], om.altered, skippedAt);
+      om.altered.forEach((_, j) => omAccounted.add(j < accounted));
+      integrityErr.push(Math.abs(o.a.dimensions.integrity - (100 * chars.length) / (chars.length + 2)));
+      if (MISSES && om.altered.some((k) => oRead[k]?.readStatus !== 'skipped')) {
+        const marks = oRead.map((w, k) => `${om.altered.includes(k) ? '[' : ''}${w.word}${w.readStatus === 'skipped' ? '-' : w.readStatus === 'mispronounced' ? '~' : ''}${om.altered.includes(k) ? ']' : ''}`);
+        process.stderr.write(`miss ${u.id} ${accounted < om.altered.length ? 'strict' : 'swap'} ${marks.join('')}\n`);
+      }
+    }
     // 5. Insertion (readtype diagnosis on).
     const ins = insertionCase(r, chars);
+    if (!ONLY.has('insertion')) {
+      process.stderr.write(`${i + 1}/${list.length} ${u.id}\n`);
+      continue;
+    }
     const n = await run(engine, audio, { referenceText: ins.referenceText }, true);
     let found = 0;
     let refSeen = -1;
@@ -146,7 +166,7 @@ async function main(): Promise<void> {
     }
     insRecall.add(found >= 1);
     insRecall.add(found >= 2);
-    process.stderr.write(`${i + 1}/${list.length} ${u.id} overall ${c.a.overall.toFixed(1)}\n`);
+    process.stderr.write(`${i + 1}/${list.length} ${u.id}\n`);
   }
   await backend.close();
   const pct = (x: number) => (Number.isNaN(x) ? 'n/a' : `${(100 * x).toFixed(1)}%`);

@@ -113,6 +113,21 @@ test('two added characters the alignment half-placed are both skipped: no second
   }
 });
 
+test('an added character aligned on a spoken neighbour gives the frames back when the neighbour fits them in phones and tone', async () => {
+  // W0093 一三六二八零六六九三零 with 二五 added after 一三: the alignment gave 二 the frames of 三
+  // (san1) and skipped 三. W0463 …遭计生部门施压 with 追踪 added before 部门: 踪 (zong1) took 部 (bu4).
+  const cases = [
+    { id: 'BAC009S0150W0093', text: '一三二五六二八零六六九三零', added: [2, 3] },
+    { id: 'BAC009S0150W0463', text: '为超生儿争出生证当事人起诉后遭计生追踪部门施压', added: [17, 18] },
+  ];
+  for (const c of cases) {
+    const pcm = await decodeAudio(fs.readFileSync(path.join(DATA, `${c.id}.flac`)));
+    const chars = readChars(await engine.assess(cfg({ referenceText: c.text }), pcm));
+    for (const k of c.added) assert.equal(chars[k].readStatus, 'skipped', `${c.id} ${[...c.text][k]}`);
+    for (const k of [c.added[0] - 1, c.added[1] + 1]) assert.notEqual(chars[k].readStatus, 'skipped', `${c.id} ${[...c.text][k]}`);
+  }
+});
+
 test('spoken characters missing from the reference appear as insertions with readtype diagnosis', async () => {
   const text = '零零后会成为主力';
   const config = cfg({ referenceText: text });

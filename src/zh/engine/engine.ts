@@ -22,6 +22,7 @@ import { alignWithOmissions, frameLevels, loudFrames, medianSyllableFrames, sque
 import { assemble } from './assemble.js';
 import { compete, findInsertion, insertedFrames, presence, recoverSkipped, type Competition, type Insertion } from './context.js';
 import { acceptInsertion, CALIBRATION, gopScore, judgeTone, pronunciationScore, substitutionThreshold, syllableGop } from './judge.js';
+import { placeSkipped } from './placement.js';
 import { energyDb, prosody, type TimedSyllable } from './prosody.js';
 import { acceptedTones } from './sandhi.js';
 import { syllableTable, type SyllableTable } from './syllables.js';
@@ -65,6 +66,7 @@ async function assess(
   const al = await alignWithOmissions(backend, table, labels, audio.pcm, text.read.map((i) => text.tokens[i].clause));
   const heardLabels = [...labels];
   const recovered = al.ok ? await recoverAll(backend, table, audio.pcm, al, labels, config.slack) : { others: new Map<number, string>(), reduced: new Set<number>() };
+  if (al.ok) await placeSkipped(backend, table, audio.pcm, audio.sampleRate, model, text, al, labels, new Set([...recovered.reduced, ...recovered.others.keys()]));
   const comps = al.ok ? await competeAll(backend, table, audio.pcm, al, heardLabels, config.slack, recovered) : [];
   if (al.ok) await dropUnread(backend, table, audio.pcm, al, labels, heardLabels, comps, config.slack, recovered.others);
   const insertions = al.ok ? await insertionsOf(backend, table, audio.pcm, al, heardLabels, config.slack) : [];

@@ -97,6 +97,20 @@ export const CALIBRATION = {
    * its frames no better than the neighbours do), so it must not be looked at this way.
    */
   SKIP_DROP_SYLLABLES: 0.6,
+  /**
+   * A skipped character takes an aligned neighbour's frames (placement.ts) when, decoded in the
+   * neighbour's place, its phones' GOP beats the neighbour's by more than PLACE_GOP nats per
+   * frame and the log posterior of its accepted tones beats the neighbour's by more than
+   * PLACE_TONE. Set on the odd-numbered S0150 sentences (seed 20261121, two unspoken characters
+   * added to each): of the 15 pairs where the alignment had given an added character a spoken
+   * neighbour's frames, 5 passed, against 1 of the 639 pairs where the added character was
+   * rightly skipped; the even-numbered half gave 3 of 13 against 0 of 603; no pair of the 47 on
+   * the 433 sentences read as written passed. Either difference alone separates poorly: GOP
+   * above 0.5 passed 9 of the 28 misplaced pairs and 16 rightly placed ones (above −1: 24 and
+   * 181), tone above 1 passed 15 and 52.
+   */
+  PLACE_GOP: 0.5,
+  PLACE_TONE: 1,
 } as const;
 
 /** Whether the garbage loop took enough frames to report inserted speech. */

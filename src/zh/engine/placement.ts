@@ -1,0 +1,167 @@
+/**
+ * Which of two characters a stretch of speech belongs to, when the skippable alignment kept one
+ * and skipped the other. With a character in the reference that was not spoken, the alignment
+ * often gives it the frames of a spoken neighbour that shares its initial or final and skips
+ * the neighbour; the toneless acoustic model cannot tell the two placements apart (compared
+ * over the window, it picks the wrong one about as often as the right one). The tone it cannot
+ * hear is evidence the pitch track has: the frames carry the spoken character's tone.
+ *
+ * A candidate is an aligned character `a` and a skipped character `s` with only skipped
+ * characters between them. The window between a's aligned neighbours is decoded forced through
+ * a and through s (phones and GOP, as the utterance alignment), and the tone model gives the
+ * posterior of each one's accepted tones over its final in that decode, with its own expected
+ * tone and its neighbours' as context. The phones' GOP over each one's own frames separates the
+ * placements better than the window's total (which the neighbours' boundaries blur), but not
+ * well enough alone; neither does the tone. The frames go to s when both its phones' GOP and its
+ * tone fit them better (CALIBRATION.PLACE_GOP, PLACE_TONE in judge.ts); each character moves
+ * at most once, the strongest tone evidence first. Characters the model spells alike are not
+ * compared: their decodes are identical and the tone alone did not separate them.
+ */
+import type { AcousticBackend, AlignResult, GrammarSlot } from '../../acoustic/types.js';
+import { classifyTone, type ToneModel } from '../tone/classifier.js';
+import { pitchContext, readingSpan, toneEvidence } from '../tone/extract.js';
+import type { PitchContext } from '../tone/features.js';
+import type { AlignedSyllable } from './align.js';
+import { CALIBRATION, syllableGop } from './judge.js';
+import { acceptedTones } from './sandhi.js';
+import type { SyllableTable } from './syllables.js';
+import type { ZhText } from './text.js';
+
+/** Frames of margin around a window (30 ms), as in context.ts. */
+const MARGIN = 3;
+
+export interface Placement {
+  /** The aligned character and the skipped one that may own its frames instead. */
+  aligned: number;
+  skipped: number;
+  /** Nats per frame by which the window forced through the skipped character beats the aligned one. */
+  acoustic: number;
+  /** Log posterior of the skipped character's accepted tones minus the aligned one's, over the frames. */
+  tone: number;
+  /** Frame-weighted phone GOP of the skipped character minus the aligned one's, over the frames each takes in its decode. */
+  gop: number;
+  /** The skipped character's syllable in the window decode. */
+  syllable: AlignedSyllable;
+}
+
+/** Candidate pairs: each skipped, modelled character with the nearest aligned character on each side. */
+export function placementPairs(syllables: readonly (AlignedSyllable | null)[], modelled: readonly boolean[], labels: readonly string[], table: SyllableTable): [number, number][] {
+  const out: [number, number][] = [];
+  syllables.forEach((s, k) => {
+    if (s || !modelled[k]) return;
+    for (const dir of [-1, 1]) {
+      let j = k + dir;
+      while (j >= 0 && j < syllables.length && !syllables[j]) j += dir;
+      if (j >= 0 && j < syllables.length && !table.same(labels[j], labels[k])) out.push([j, k]);
+    }
+  });
+  return out;
+}
+
+function total(r: AlignResult): number {
+  return r.ok ? r.units.reduce((s, u) => s + u.score, 0) : -Infinity;
+}
+
+function fixed(table: SyllableTable, s: string): GrammarSlot {
+  return { alternatives: [{ label: s, prons: table.prons.get(s)! }] };
+}
+
+function asSyllable(u: { startFrame: number; endFrame: number; score: number; phones: AlignedSyllable['phones'] }): AlignedSyllable {
+  const last = u.phones[u.phones.length - 1];
+  return { startFrame: u.startFrame, endFrame: u.endFrame, score: u.score, phones: u.phones, finalStart: last ? last.startFrame : u.startFrame, finalEnd: last ? last.endFrame : u.endFrame };
+}
+
+/** Posterior of character k's accepted tones with `syllables` as the alignment, null without evidence. */
+function acceptedPosterior(ctx: PitchContext, model: ToneModel, text: ZhText, syllables: readonly (AlignedSyllable | null)[], k: number): number | null {
+  const expected = text.read.map((i) => text.tokens[i].sandhiTone);
+  const f = toneEvidence(ctx, syllables, expected).features[k];
+  if (!f) return null;
+  const probs = classifyTone(model, f);
+  return acceptedTones(text.tokens, text.read, k).reduce((sum, t) => sum + (t >= 1 && t <= 4 ? probs[t - 1] : 0), 0);
+}
+
+/** Acoustic and tone evidence for giving aligned character a's frames to skipped character s. */
+export async function placement(
+  backend: AcousticBackend,
+  table: SyllableTable,
+  pcm: Int16Array,
+  ctx: PitchContext,
+  model: ToneModel,
+  text: ZhText,
+  syllables: readonly (AlignedSyllable | null)[],
+  labels: readonly string[],
+  a: number,
+  s: number,
+): Promise<Placement | null> {
+  const mid = syllables[a];
+  if (!mid || !table.prons.has(labels[a]) || !table.prons.has(labels[s])) return null;
+  const p = nearest(syllables, a, -1);
+  const n = nearest(syllables, a, +1);
+  const around = (m: string) => [...(p >= 0 ? [fixed(table, labels[p])] : []), fixed(table, m), ...(n >= 0 ? [fixed(table, labels[n])] : [])];
+  const frames = Math.floor(pcm.length / 160);
+  const window = { startFrame: Math.max(0, (p >= 0 ? syllables[p]!.startFrame : mid.startFrame) - MARGIN), endFrame: Math.min(frames, (n >= 0 ? syllables[n]!.endFrame : mid.endFrame) + MARGIN) };
+  const opts = { window, phones: true, gop: true };
+  const [asIs, moved] = await Promise.all([backend.align('zh', pcm, { slots: around(labels[a]) }, opts), backend.align('zh', pcm, { slots: around(labels[s]) }, opts)]);
+  if (!asIs.ok || !moved.ok) return null;
+  const middle = p >= 0 ? 1 : 0;
+  const unitA = asIs.units.filter((u) => u.slot >= 0)[middle];
+  const unitS = moved.units.filter((u) => u.slot >= 0)[middle];
+  if (!unitA || !unitS) return null;
+  const withS = syllables.map((x, k) => (k === a ? null : k === s ? asSyllable(unitS) : x));
+  const pa = acceptedPosterior(ctx, model, text, syllables, a);
+  const ps = acceptedPosterior(ctx, model, text, withS, s);
+  if (pa === null || ps === null) return null;
+  const floor = 1e-3;
+  return {
+    aligned: a,
+    skipped: s,
+    acoustic: (total(moved) - total(asIs)) / Math.max(1, mid.endFrame - mid.startFrame),
+    tone: Math.log(Math.max(floor, ps)) - Math.log(Math.max(floor, pa)),
+    gop: (syllableGop(unitS.phones) ?? 0) - (syllableGop(unitA.phones) ?? 0),
+    syllable: asSyllable(unitS),
+  };
+}
+
+/**
+ * Gives the frames of aligned characters to skipped neighbours that fit them better (see the
+ * file comment). `al.syllables` is changed in place; `fixedChars` (put back by the second
+ * look) neither give nor take frames.
+ */
+export async function placeSkipped(
+  backend: AcousticBackend,
+  table: SyllableTable,
+  pcm: Int16Array,
+  sampleRate: number,
+  model: ToneModel,
+  text: ZhText,
+  al: { syllables: (AlignedSyllable | null)[]; modelled: readonly boolean[] },
+  labels: readonly string[],
+  fixedChars: ReadonlySet<number>,
+): Promise<void> {
+  const pairs = placementPairs(al.syllables, al.modelled, labels, table).filter(([a, s]) => !fixedChars.has(a) && !fixedChars.has(s));
+  if (pairs.length === 0) return;
+  const ctx = pitchContext(pcm, sampleRate, readingSpan(al.syllables));
+  if (!ctx) return;
+  const before = [...al.syllables];
+  const found = await Promise.all(pairs.map(([a, s]) => placement(backend, table, pcm, ctx, model, text, before, labels, a, s)));
+  const chosen = found
+    .filter((p): p is Placement => p !== null && moves(p))
+    .sort((x, y) => y.tone - x.tone);
+  const used = new Set<number>();
+  for (const m of chosen) {
+    if (used.has(m.aligned) || used.has(m.skipped)) continue;
+    used.add(m.aligned).add(m.skipped);
+    al.syllables[m.skipped] = m.syllable;
+    al.syllables[m.aligned] = null;
+  }
+}
+
+/** Whether the evidence gives the frames to the skipped character (CALIBRATION in judge.ts). */
+export function moves(p: Placement): boolean {
+  return p.gop > CALIBRATION.PLACE_GOP && p.tone > CALIBRATION.PLACE_TONE;
+}
+
+function nearest(syllables: readonly (AlignedSyllable | null)[], k: number, dir: -1 | 1): number {
+  for (let j = k + dir; j >= 0 && j < syllables.length; j += dir) if (syllables[j]) return j;
+  return -1;
+}
