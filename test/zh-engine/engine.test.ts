@@ -103,14 +103,12 @@ test('two added characters the alignment half-placed are both skipped: no second
     { id: 'BAC009S0150W0125', text: '有个倍数国家有一个临界值', added: [4, 5] },
     { id: 'BAC009S0150W0216', text: '凤凰的东网推出凤凰资本论', added: [2, 3] },
   ];
-  for (const c of cases) {
-    const pcm = await decodeAudio(fs.readFileSync(path.join(DATA, `${c.id}.flac`)));
-    const chars = readChars(await engine.assess(cfg({ referenceText: c.text }), pcm));
+  await withAdded(cases, (c, chars) => {
     assert.equal(chars.length, [...c.text].length);
     for (const k of c.added) assert.equal(chars[k].readStatus, 'skipped', `${c.id} ${c.text[k]}`);
     const spoken = chars.filter((_, k) => !c.added.includes(k));
     assert.ok(spoken.every((u) => u.readStatus !== 'skipped'), `${c.id}: ${spoken.map((u) => u.readStatus).join(' ')}`);
-  }
+  });
 });
 
 test('an added character aligned on a spoken neighbour gives the frames back when the neighbour fits them in phones and tone', async () => {
@@ -120,13 +118,26 @@ test('an added character aligned on a spoken neighbour gives the frames back whe
     { id: 'BAC009S0150W0093', text: '一三二五六二八零六六九三零', added: [2, 3] },
     { id: 'BAC009S0150W0463', text: '为超生儿争出生证当事人起诉后遭计生追踪部门施压', added: [17, 18] },
   ];
-  for (const c of cases) {
-    const pcm = await decodeAudio(fs.readFileSync(path.join(DATA, `${c.id}.flac`)));
-    const chars = readChars(await engine.assess(cfg({ referenceText: c.text }), pcm));
+  await withAdded(cases, (c, chars) => {
     for (const k of c.added) assert.equal(chars[k].readStatus, 'skipped', `${c.id} ${[...c.text][k]}`);
     for (const k of [c.added[0] - 1, c.added[1] + 1]) assert.notEqual(chars[k].readStatus, 'skipped', `${c.id} ${[...c.text][k]}`);
-  }
+  });
 });
+
+interface AddedCase {
+  id: string;
+  /** The recording's transcript with characters added that were not said. */
+  text: string;
+  added: number[];
+}
+
+/** Assesses each recording against its text with the added characters; `check` reads the characters. */
+async function withAdded(cases: AddedCase[], check: (c: AddedCase, chars: ReturnType<typeof readChars>) => void): Promise<void> {
+  for (const c of cases) {
+    const pcm = await decodeAudio(fs.readFileSync(path.join(DATA, `${c.id}.flac`)));
+    check(c, readChars(await engine.assess(cfg({ referenceText: c.text }), pcm)));
+  }
+}
 
 test('spoken characters missing from the reference appear as insertions with readtype diagnosis', async () => {
   const text = '零零后会成为主力';
