@@ -19,7 +19,7 @@
  */
 import type { AcousticBackend, AlignResult, GrammarSlot } from '../../acoustic/types.js';
 import { classifyTone, type ToneModel } from '../tone/classifier.js';
-import { pitchContext, readingSpan, toneEvidence } from '../tone/extract.js';
+import { toneEvidence, type PitchOfSpan } from '../tone/extract.js';
 import type { PitchContext } from '../tone/features.js';
 import type { AlignedSyllable } from './align.js';
 import { CALIBRATION, syllableGop } from './judge.js';
@@ -131,7 +131,7 @@ export async function placeSkipped(
   backend: AcousticBackend,
   table: SyllableTable,
   pcm: Int16Array,
-  sampleRate: number,
+  pitch: PitchOfSpan,
   model: ToneModel,
   text: ZhText,
   al: { syllables: (AlignedSyllable | null)[]; modelled: readonly boolean[] },
@@ -140,7 +140,7 @@ export async function placeSkipped(
 ): Promise<void> {
   const pairs = placementPairs(al.syllables, al.modelled, labels, table).filter(([a, s]) => !fixedChars.has(a) && !fixedChars.has(s));
   if (pairs.length === 0) return;
-  const ctx = pitchContext(pcm, sampleRate, readingSpan(al.syllables));
+  const ctx = pitch(al.syllables);
   if (!ctx) return;
   const before = [...al.syllables];
   const found = await Promise.all(pairs.map(([a, s]) => placement(backend, table, pcm, ctx, model, text, before, labels, a, s)));

@@ -54,6 +54,19 @@ export function pitchContext(pcm: Int16Array, sampleRate: number, span?: { start
   return { f0, voicing, levelDb, medianHz: stats.medianHz, rangeSt: Math.max(RANGE_FLOOR_ST, stats.rangeSemitones) };
 }
 
+/** The pitch context of a reading's span, tracked once per span (the span moves when characters do). */
+export type PitchOfSpan = (syllables: readonly (AlignedSyllable | null)[]) => PitchContext | null;
+
+export function pitchOfSpan(pcm: Int16Array, sampleRate: number): PitchOfSpan {
+  let last: { key: string; ctx: PitchContext | null } | null = null;
+  return (syllables) => {
+    const span = readingSpan(syllables);
+    const key = span ? `${span.startFrame}:${span.endFrame}` : '';
+    if (last?.key !== key) last = { key, ctx: pitchContext(pcm, sampleRate, span) };
+    return last.ctx;
+  };
+}
+
 /** `expectedTones[k]`: the expected (sandhi) tone of read character k, for the neighbours' context. */
 export function toneEvidence(ctx: PitchContext | null, syllables: readonly (AlignedSyllable | null)[], expectedTones?: readonly number[]): ToneEvidence {
   const present = syllables.flatMap((s, k) => (s ? [k] : []));
