@@ -69,14 +69,18 @@ test('a word of another recording spliced in between two words is an insertion (
   assert.equal(diag[3].readStatus, 'inserted');
 });
 
-test('a word said twice is a repetition (readType 3) of that word, and fluency counts it', async () => {
+/** LJ5 with word `k` (which must be `text`) said twice, inspected. */
+async function withWordTwice(k: number, text: string) {
   const { engine } = await englishEngine();
   const cfg = config({ referenceText: LJ5.text });
   const base = await audio(...LJ5.file);
-  const clean = await engine.inspect(cfg, base);
-  const word = clean.words[1];
-  assert.equal(word.text, 'invention');
-  const en = await engine.inspect(cfg, saidTwice(base, word));
+  const word = (await engine.inspect(cfg, base)).words[k];
+  assert.equal(word.text, text);
+  return { cfg, en: await engine.inspect(cfg, saidTwice(base, word)) };
+}
+
+test('a word said twice is a repetition (readType 3) of that word, and fluency counts it', async () => {
+  const { cfg, en } = await withWordTwice(1, 'invention');
   const repeated = en.extraWords.filter((w) => w.readType === 3);
   assert.deepEqual(repeated.map((w) => [w.text, w.index, w.readStatus]), [['invention', 1, 'repeated']]);
   assert.equal(en.extraWords.filter((w) => w.readType === 1).length, 0);
@@ -90,13 +94,7 @@ test('a word said twice is a repetition (readType 3) of that word, and fluency c
 });
 
 test('a short function word said twice is a repetition of that word, found by the whole-reading repeat decode', async () => {
-  const { engine } = await englishEngine();
-  const cfg = config({ referenceText: LJ5.text });
-  const base = await audio(...LJ5.file);
-  const clean = await engine.inspect(cfg, base);
-  const word = clean.words[2];
-  assert.equal(word.text, 'of');
-  const en = await engine.inspect(cfg, saidTwice(base, word));
+  const { en } = await withWordTwice(2, 'of');
   const repeated = en.extraWords.filter((w) => w.readType === 3);
   assert.deepEqual(repeated.map((w) => [w.text, w.index]), [['of', 2]]);
   assert.equal(en.extraWords.filter((w) => w.readType === 1).length, 0);
