@@ -32,6 +32,7 @@ import { loadEnglishScoringModel } from '../src/en/scoring-model/model.js';
 import {
   DEFAULT_CACHE, SO762_DIR, addPairs, emptyPairs, extractOne, figuresOf, labelled, readCached, readScores, spreadOrder, type LabelledReading,
 } from './train-en-so762.js';
+import { nativeSet, rng, type NativeReading } from './en-native-set.js';
 
 const DATA = path.resolve(SO762_DIR, '..');
 const subset = process.argv.includes('--subset');
@@ -60,17 +61,6 @@ const mean = (v: number[]) => (v.length ? v.reduce((a, b) => a + b, 0) / v.lengt
 const r3 = (v: number) => Math.round(v * 1000) / 1000;
 const flagged = (w: EnglishAssessment['words'][number]) => w.readStatus !== 'correct';
 
-/** Seeded generator (mulberry32) so alterations are the same on every run. */
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 // 1. speechocean762 -------------------------------------------------------------------------
 async function so762(): Promise<void> {
   const scores = readScores('test');
@@ -96,27 +86,10 @@ async function so762(): Promise<void> {
 }
 
 // 2-3. native reading and seeded alterations ------------------------------------------------
-function nativeSet(): { set: string; file: string; ref: string }[] {
-  const out: { set: string; file: string; ref: string }[] = [];
-  const lib = path.join(DATA, 'librivox');
-  for (const f of fs.readdirSync(lib).filter((f) => f.endsWith('.flac')).sort()) {
-    out.push({ set: 'librivox', file: path.join(lib, f), ref: fs.readFileSync(path.join(lib, f.replace('.flac', '.txt')), 'utf8').trim() });
-  }
-  for (const line of fs.readFileSync(path.join(DATA, 'ljspeech', 'metadata.csv'), 'utf8').trim().split('\n')) {
-    const [id, , norm] = line.split('|');
-    out.push({ set: 'ljspeech', file: path.join(DATA, 'ljspeech', 'wavs', `${id}.flac`), ref: norm });
-  }
-  const js = fs.readFileSync(path.join(DATA, 'harvard', 'transcripts.js'), 'utf8');
-  for (const m of js.matchAll(/file:\s*"([^"]+)\.wav",\s*transcript:\s*"([^"]+)"/g)) {
-    out.push({ set: 'harvard', file: path.join(DATA, 'harvard', 'resources', `${m[1]}.flac`), ref: m[2] });
-  }
-  return out;
-}
-
 const POOL = ['window', 'purple', 'table', 'quickly', 'garden', 'monkey', 'river', 'yellow', 'basket', 'thunder', 'pocket', 'violin'];
 
 async function native(): Promise<void> {
-  const all = nativeSet();
+  const all = nativeSet(DATA);
   const items = subset ? all.filter((_, i) => i % 4 === 0) : all;
   const rows: { set: string; overall: number; words: number; wrongWords: number; phones: number; wrongPhones: number; extra: number }[] = [];
   // Engine CPU per second of audio without and with the insertion and repetition check, side
@@ -161,7 +134,7 @@ async function native(): Promise<void> {
   await splices(subset ? all.filter((_, i) => i % 4 === 1) : all);
 }
 
-async function alterations(items: ReturnType<typeof nativeSet>): Promise<void> {
+async function alterations(items: NativeReading[]): Promise<void> {
   const rand = rng(7);
   const res = { substitution: { tp: 0, n: 0, fp: 0 }, omission: { tp: 0, n: 0, fp: 0 } };
   for (const it of items) {
@@ -210,7 +183,7 @@ const withPcm = (a: DecodedAudio, pcm: Int16Array): DecodedAudio => ({ ...a, pcm
  * itself; found when an extra word of readType 3 names that word and overlaps either copy.
  * Precision counts every extra word flagged in the spliced readings.
  */
-async function splices(items: ReturnType<typeof nativeSet>): Promise<void> {
+async function splices(items: NativeReading[]): Promise<void> {
   const rand = rng(11);
   const res = { insertion: { tp: 0, n: 0, flags: 0, other: 0, words: 0 }, repetition: { tp: 0, n: 0, flags: 0, other: 0, words: 0 } };
   let donor: Int16Array | null = null;
