@@ -87,6 +87,8 @@ async function so762(): Promise<void> {
 
 // 2-3. native reading and seeded alterations ------------------------------------------------
 const POOL = ['window', 'purple', 'table', 'quickly', 'garden', 'monkey', 'river', 'yellow', 'basket', 'thunder', 'pocket', 'violin'];
+/** Short function words, added where they were not said: the omissions learners make most (articles, prepositions). */
+const FUNCTION_POOL = ['the', 'a', 'an', 'of', 'to', 'and', 'in', 'is', 'it', 'for'];
 
 async function native(): Promise<void> {
   const all = nativeSet(DATA);
@@ -136,7 +138,7 @@ async function native(): Promise<void> {
 
 async function alterations(items: NativeReading[]): Promise<void> {
   const rand = rng(7);
-  const res = { substitution: { tp: 0, n: 0, fp: 0 }, omission: { tp: 0, n: 0, fp: 0 } };
+  const res = { substitution: { tp: 0, n: 0, fp: 0 }, omission: { tp: 0, n: 0, fp: 0 }, omissionFunctionWord: { tp: 0, n: 0, fp: 0 } };
   for (const it of items) {
     const words = it.ref.split(/\s+/);
     for (const kind of ['substitution', 'omission'] as const) {
@@ -152,13 +154,27 @@ async function alterations(items: NativeReading[]): Promise<void> {
       s.fp += r.en.words.filter((w, i) => i !== target && flagged(w)).length;
     }
   }
+  // A function word added at any position, from a generator of its own (the draws above stay as
+  // they were); it may stand elsewhere in the text too, so it is found by position.
+  const frand = rng(13);
+  for (const it of items) {
+    const words = it.ref.split(/\s+/);
+    const pos = Math.floor(frand() * (words.length + 1));
+    const extra = FUNCTION_POOL[Math.floor(frand() * FUNCTION_POOL.length)];
+    const r = await inspect(it.file, [...words.slice(0, pos), extra, ...words.slice(pos)].join(' '));
+    if (r.en.words[pos]?.text.toLowerCase() !== extra) continue;
+    const s = res.omissionFunctionWord;
+    s.n++;
+    if (flagged(r.en.words[pos])) s.tp++;
+    s.fp += r.en.words.filter((w, i) => i !== pos && flagged(w)).length;
+  }
   const out: Record<string, unknown> = {};
   console.log('\nseeded alterations            n   recall  precision');
   for (const [k, s] of Object.entries(res)) {
     const recall = s.tp / Math.max(1, s.n);
     const precision = s.tp / Math.max(1, s.tp + s.fp);
     out[k] = { n: s.n, recall: r3(recall), precision: r3(precision) };
-    console.log(`${k.padEnd(28)} ${String(s.n).padStart(3)}   ${(recall * 100).toFixed(1).padStart(5)}%  ${(precision * 100).toFixed(1).padStart(6)}%`);
+    console.log(`${(k === 'omissionFunctionWord' ? 'omission (function word)' : k).padEnd(28)} ${String(s.n).padStart(3)}   ${(recall * 100).toFixed(1).padStart(5)}%  ${(precision * 100).toFixed(1).padStart(6)}%`);
   }
   figures.alterations = out;
 }
@@ -228,7 +244,7 @@ async function splices(items: NativeReading[]): Promise<void> {
     const recall = s.tp / Math.max(1, s.n);
     const precision = s.tp / Math.max(1, s.flags);
     out[k] = { n: s.n, recall: r3(recall), precision: r3(precision), wordsFlagged: r3(s.other / Math.max(1, s.words)) };
-    console.log(`${k.padEnd(28)} ${String(s.n).padStart(3)}   ${(recall * 100).toFixed(1).padStart(5)}%  ${(precision * 100).toFixed(1).padStart(6)}%     ${((100 * s.other) / Math.max(1, s.words)).toFixed(1).padStart(5)}%`);
+    console.log(`${(k === 'omissionFunctionWord' ? 'omission (function word)' : k).padEnd(28)} ${String(s.n).padStart(3)}   ${(recall * 100).toFixed(1).padStart(5)}%  ${(precision * 100).toFixed(1).padStart(6)}%     ${((100 * s.other) / Math.max(1, s.words)).toFixed(1).padStart(5)}%`);
   }
   figures.splices = out;
 }
