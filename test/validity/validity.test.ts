@@ -58,6 +58,7 @@ test('validity:en subset: speechocean762, native reading, alterations, splices, 
   atMost(f.native.extraPer100Words, 1, 'insertions or repetitions found on native readings, per 100 words');
   atLeast(f.alterations.substitution.recall, 0.6, 'substitution recall');
   atLeast(f.alterations.omission.recall, 0.9, 'omission recall');
+  atLeast(f.alterations.omissionFunctionWord.recall, 0.25, 'omission recall of an added function word (8 cases)');
   atLeast(f.splices.repetition.recall, 0.25, 'repetition recall');
   atLeast(f.splices.repetition.precision, 0.8, 'repetition precision');
   assert.ok(f.alphanumeric.nativeMean > f.alphanumeric.nonNativeMean, 'native speakers score higher than non-native ones');
