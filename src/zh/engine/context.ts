@@ -42,7 +42,8 @@ export interface Insertion {
   evidence: number;
 }
 
-function total(r: AlignResult): number {
+/** Acoustic log-likelihood of a whole alignment (−∞ when it failed). */
+export function total(r: AlignResult): number {
   return r.ok ? r.units.reduce((s, u) => s + u.score, 0) : -Infinity;
 }
 
@@ -54,7 +55,8 @@ function slotOf(table: SyllableTable, syllables: readonly string[], optional: bo
   return { alternatives: syllables.map((s) => ({ label: s, prons: table.prons.get(s)! })), optional };
 }
 
-function fixed(table: SyllableTable, s: string): GrammarSlot {
+/** A slot that must be syllable `s`. */
+export function fixed(table: SyllableTable, s: string): GrammarSlot {
   return { alternatives: [{ label: s, prons: table.prons.get(s)! }] };
 }
 
@@ -95,7 +97,7 @@ export async function compete(
  * the decoded slot units, and the window of audio from p's start to n's end (the given frames
  * where a neighbour is missing).
  */
-function contextOf(table: SyllableTable, aligned: readonly (AlignedSyllable | null)[], labels: readonly string[], k: number) {
+export function contextOf(table: SyllableTable, aligned: readonly (AlignedSyllable | null)[], labels: readonly string[], k: number) {
   const p = nearest(aligned, k, -1);
   const n = nearest(aligned, k, +1);
   return {
@@ -239,7 +241,8 @@ export async function presence(
   return { loss: (total(none) - total(forced)) / frames, frames };
 }
 
-function asSyllable(u: { startFrame: number; endFrame: number; score: number; phones: AlignedSyllable['phones'] }): AlignedSyllable {
+/** A decoded unit as an aligned syllable (its last phone is the final). */
+export function asSyllable(u: { startFrame: number; endFrame: number; score: number; phones: AlignedSyllable['phones'] }): AlignedSyllable {
   const last = u.phones[u.phones.length - 1];
   return { startFrame: u.startFrame, endFrame: u.endFrame, score: u.score, phones: u.phones, finalStart: last ? last.startFrame : u.startFrame, finalEnd: last ? last.endFrame : u.endFrame };
 }

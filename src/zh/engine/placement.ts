@@ -17,18 +17,16 @@
  * at most once, the strongest tone evidence first. Characters the model spells alike are not
  * compared: their decodes are identical and the tone alone did not separate them.
  */
-import type { AcousticBackend, AlignResult, GrammarSlot } from '../../acoustic/types.js';
+import type { AcousticBackend } from '../../acoustic/types.js';
 import { classifyTone, type ToneModel } from '../tone/classifier.js';
 import { toneEvidence, type PitchOfSpan } from '../tone/extract.js';
 import type { PitchContext } from '../tone/features.js';
 import type { AlignedSyllable } from './align.js';
+import { asSyllable, contextOf, fixed, total } from './context.js';
 import { CALIBRATION, syllableGop } from './judge.js';
 import { acceptedTones } from './sandhi.js';
 import type { SyllableTable } from './syllables.js';
 import type { ZhText } from './text.js';
-
-/** Frames of margin around a window (30 ms), as in context.ts. */
-const MARGIN = 3;
 
 export interface Placement {
   /** The aligned character and the skipped one that may own its frames instead. */
@@ -58,19 +56,6 @@ export function placementPairs(syllables: readonly (AlignedSyllable | null)[], m
   return out;
 }
 
-function total(r: AlignResult): number {
-  return r.ok ? r.units.reduce((s, u) => s + u.score, 0) : -Infinity;
-}
-
-function fixed(table: SyllableTable, s: string): GrammarSlot {
-  return { alternatives: [{ label: s, prons: table.prons.get(s)! }] };
-}
-
-function asSyllable(u: { startFrame: number; endFrame: number; score: number; phones: AlignedSyllable['phones'] }): AlignedSyllable {
-  const last = u.phones[u.phones.length - 1];
-  return { startFrame: u.startFrame, endFrame: u.endFrame, score: u.score, phones: u.phones, finalStart: last ? last.startFrame : u.startFrame, finalEnd: last ? last.endFrame : u.endFrame };
-}
-
 /** Posterior of character k's accepted tones with `syllables` as the alignment, null without evidence. */
 function acceptedPosterior(ctx: PitchContext, model: ToneModel, text: ZhText, syllables: readonly (AlignedSyllable | null)[], k: number): number | null {
   const expected = text.read.map((i) => text.tokens[i].sandhiTone);
@@ -95,17 +80,13 @@ export async function placement(
 ): Promise<Placement | null> {
   const mid = syllables[a];
   if (!mid || !table.prons.has(labels[a]) || !table.prons.has(labels[s])) return null;
-  const p = nearest(syllables, a, -1);
-  const n = nearest(syllables, a, +1);
-  const around = (m: string) => [...(p >= 0 ? [fixed(table, labels[p])] : []), fixed(table, m), ...(n >= 0 ? [fixed(table, labels[n])] : [])];
-  const frames = Math.floor(pcm.length / 160);
-  const window = { startFrame: Math.max(0, (p >= 0 ? syllables[p]!.startFrame : mid.startFrame) - MARGIN), endFrame: Math.min(frames, (n >= 0 ? syllables[n]!.endFrame : mid.endFrame) + MARGIN) };
-  const opts = { window, phones: true, gop: true };
-  const [asIs, moved] = await Promise.all([backend.align('zh', pcm, { slots: around(labels[a]) }, opts), backend.align('zh', pcm, { slots: around(labels[s]) }, opts)]);
+  const around = contextOf(table, syllables, labels, a);
+  const opts = { window: around.window(pcm, mid.startFrame, mid.endFrame), phones: true, gop: true };
+  const through = (label: string) => backend.align('zh', pcm, { slots: around.around([fixed(table, label)]) }, opts);
+  const [asIs, moved] = await Promise.all([through(labels[a]), through(labels[s])]);
   if (!asIs.ok || !moved.ok) return null;
-  const middle = p >= 0 ? 1 : 0;
-  const unitA = asIs.units.filter((u) => u.slot >= 0)[middle];
-  const unitS = moved.units.filter((u) => u.slot >= 0)[middle];
+  const unitA = asIs.units.filter((u) => u.slot >= 0)[around.middle];
+  const unitS = moved.units.filter((u) => u.slot >= 0)[around.middle];
   if (!unitA || !unitS) return null;
   const withS = syllables.map((x, k) => (k === a ? null : k === s ? asSyllable(unitS) : x));
   const pa = acceptedPosterior(ctx, model, text, syllables, a);
@@ -159,9 +140,4 @@ export async function placeSkipped(
 /** Whether the evidence gives the frames to the skipped character (CALIBRATION in judge.ts). */
 export function moves(p: Placement): boolean {
   return p.gop > CALIBRATION.PLACE_GOP && p.tone > CALIBRATION.PLACE_TONE;
-}
-
-function nearest(syllables: readonly (AlignedSyllable | null)[], k: number, dir: -1 | 1): number {
-  for (let j = k + dir; j >= 0 && j < syllables.length; j += dir) if (syllables[j]) return j;
-  return -1;
 }
