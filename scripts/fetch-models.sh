@@ -101,23 +101,32 @@ skipped=0
 work=""
 trap 'if [ -n "$work" ]; then rm -rf "$work"; fi' EXIT
 
-fetch_verified() { # destination relative path, repository key, path upstream, sha256
-  local dest="$target/$1" part got
-  if [ -f "$dest" ] && [ "$(sha_of "$dest")" = "$4" ]; then
-    skipped=$((skipped + 1))
-    return
+# True, and counted as skipped, when FILE is already in place with the expected sha256.
+in_place() { # file, sha256
+  [ -f "$1" ] && [ "$(sha_of "$1")" = "$2" ] || return 1
+  skipped=$((skipped + 1))
+}
+
+# Moves FILE.part to FILE when its sha256 is the expected one; otherwise removes it and stops
+# with the message, where {got} stands for the sha256 it has.
+accept_part() { # file, sha256, message
+  local got
+  got=$(sha_of "$1.part")
+  if [ "$got" != "$2" ]; then
+    rm -f "$1.part"
+    die "${3//\{got\}/$got}; file refused"
   fi
+  mv -f "$1.part" "$1"
+  fetched=$((fetched + 1))
+}
+
+fetch_verified() { # destination relative path, repository key, path upstream, sha256
+  local dest="$target/$1"
+  in_place "$dest" "$4" && return
   [ ! -e "$dest" ] || log "$1: present but its sha256 differs; fetching again"
   mkdir -p "$(dirname "$dest")"
-  part="$dest.part"
-  obtain "$2" "$3" "$1" "$part"
-  got=$(sha_of "$part")
-  if [ "$got" != "$4" ]; then
-    rm -f "$part"
-    die "sha256 mismatch for $1 (from $origin): expected $4, got $got; file refused"
-  fi
-  mv -f "$part" "$dest"
-  fetched=$((fetched + 1))
+  obtain "$2" "$3" "$1" "$dest.part"
+  accept_part "$dest" "$4" "sha256 mismatch for $1 (from $origin): expected $4, got {got}"
   log "$1: fetched and verified"
 }
 
@@ -127,11 +136,8 @@ while IFS='|' read -r dest repo upstream sum; do
 done <<< "$MANIFEST"
 
 derive_syllables() {
-  local dest="$target/ekho-mandarin/syllables.tsv" table got
-  if [ -f "$dest" ] && [ "$(sha_of "$dest")" = "$SYLLABLES_SHA256" ]; then
-    skipped=$((skipped + 1))
-    return
-  fi
+  local dest="$target/ekho-mandarin/syllables.tsv" table
+  in_place "$dest" "$SYLLABLES_SHA256" && return
   work=$(mktemp -d)
   if [ -n "$symbols" ]; then
     table=$symbols
@@ -146,13 +152,7 @@ derive_syllables() {
   node "$here/tools/ekho-index.mjs" --index "$target/ekho-mandarin/pinyin.index" --symbols "$table" \
     --voice "$target/ekho-mandarin/pinyin.voice" --out "$dest.part" \
     || die "could not derive syllables.tsv from pinyin.index and $table"
-  got=$(sha_of "$dest.part")
-  if [ "$got" != "$SYLLABLES_SHA256" ]; then
-    rm -f "$dest.part"
-    die "derived syllables.tsv has sha256 $got, expected $SYLLABLES_SHA256 (symbol table $table does not match the pinned Ekho commit); file refused"
-  fi
-  mv -f "$dest.part" "$dest"
-  fetched=$((fetched + 1))
+  accept_part "$dest" "$SYLLABLES_SHA256" "derived syllables.tsv has sha256 {got}, expected $SYLLABLES_SHA256 (symbol table $table does not match the pinned Ekho commit)"
   log "ekho-mandarin/syllables.tsv: derived from pinyin.index and verified"
 }
 derive_syllables
