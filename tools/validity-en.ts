@@ -136,6 +136,15 @@ async function native(): Promise<void> {
   await splices(subset ? all.filter((_, i) => i % 4 === 1) : all);
 }
 
+const LABELS: Record<string, string> = { omissionFunctionWord: 'omission (function word)' };
+
+/** One altered reading: the altered word (`target`, -1 when not found) flagged or not, and every other flag a false one. */
+function tally(s: { tp: number; n: number; fp: number }, words: EnglishAssessment['words'], target: number): void {
+  s.n++;
+  if (target >= 0 && flagged(words[target])) s.tp++;
+  s.fp += words.filter((w, i) => i !== target && flagged(w)).length;
+}
+
 async function alterations(items: NativeReading[]): Promise<void> {
   const rand = rng(7);
   const res = { substitution: { tp: 0, n: 0, fp: 0 }, omission: { tp: 0, n: 0, fp: 0 }, omissionFunctionWord: { tp: 0, n: 0, fp: 0 } };
@@ -147,11 +156,7 @@ async function alterations(items: NativeReading[]): Promise<void> {
       const altered = kind === 'substitution' ? words.map((w, i) => (i === pos ? extra : w)) : [...words.slice(0, pos), extra, ...words.slice(pos)];
       const r = await inspect(it.file, altered.join(' '));
       // Punctuation glued to a replaced word is lost with it; the analysed index still matches the token position.
-      const target = r.en.words.findIndex((w) => w.text.toLowerCase() === extra);
-      const s = res[kind];
-      s.n++;
-      if (target >= 0 && flagged(r.en.words[target])) s.tp++;
-      s.fp += r.en.words.filter((w, i) => i !== target && flagged(w)).length;
+      tally(res[kind], r.en.words, r.en.words.findIndex((w) => w.text.toLowerCase() === extra));
     }
   }
   // A function word added at any position, from a generator of its own (the draws above stay as
@@ -162,11 +167,7 @@ async function alterations(items: NativeReading[]): Promise<void> {
     const pos = Math.floor(frand() * (words.length + 1));
     const extra = FUNCTION_POOL[Math.floor(frand() * FUNCTION_POOL.length)];
     const r = await inspect(it.file, [...words.slice(0, pos), extra, ...words.slice(pos)].join(' '));
-    if (r.en.words[pos]?.text.toLowerCase() !== extra) continue;
-    const s = res.omissionFunctionWord;
-    s.n++;
-    if (flagged(r.en.words[pos])) s.tp++;
-    s.fp += r.en.words.filter((w, i) => i !== pos && flagged(w)).length;
+    if (r.en.words[pos]?.text.toLowerCase() === extra) tally(res.omissionFunctionWord, r.en.words, pos);
   }
   const out: Record<string, unknown> = {};
   console.log('\nseeded alterations            n   recall  precision');
@@ -174,7 +175,7 @@ async function alterations(items: NativeReading[]): Promise<void> {
     const recall = s.tp / Math.max(1, s.n);
     const precision = s.tp / Math.max(1, s.tp + s.fp);
     out[k] = { n: s.n, recall: r3(recall), precision: r3(precision) };
-    console.log(`${(k === 'omissionFunctionWord' ? 'omission (function word)' : k).padEnd(28)} ${String(s.n).padStart(3)}   ${(recall * 100).toFixed(1).padStart(5)}%  ${(precision * 100).toFixed(1).padStart(6)}%`);
+    console.log(`${(LABELS[k] ?? k).padEnd(28)} ${String(s.n).padStart(3)}   ${(recall * 100).toFixed(1).padStart(5)}%  ${(precision * 100).toFixed(1).padStart(6)}%`);
   }
   figures.alterations = out;
 }
@@ -244,7 +245,7 @@ async function splices(items: NativeReading[]): Promise<void> {
     const recall = s.tp / Math.max(1, s.n);
     const precision = s.tp / Math.max(1, s.flags);
     out[k] = { n: s.n, recall: r3(recall), precision: r3(precision), wordsFlagged: r3(s.other / Math.max(1, s.words)) };
-    console.log(`${(k === 'omissionFunctionWord' ? 'omission (function word)' : k).padEnd(28)} ${String(s.n).padStart(3)}   ${(recall * 100).toFixed(1).padStart(5)}%  ${(precision * 100).toFixed(1).padStart(6)}%     ${((100 * s.other) / Math.max(1, s.words)).toFixed(1).padStart(5)}%`);
+    console.log(`${k.padEnd(28)} ${String(s.n).padStart(3)}   ${(recall * 100).toFixed(1).padStart(5)}%  ${(precision * 100).toFixed(1).padStart(6)}%     ${((100 * s.other) / Math.max(1, s.words)).toFixed(1).padStart(5)}%`);
   }
   figures.splices = out;
 }
