@@ -73,8 +73,8 @@ function frameGop(w: WordEvidence): number | null {
   return frames > 0 ? sum / frames : null;
 }
 
-async function measurePair(backend: AcousticBackend, pcm: Int16Array, plan: ReadingPlan, ev: ReadingEvidence, a: number, s: number): Promise<Omit<Pair, 'kind' | 'shouldMove'> | null> {
-  const slots = grammarOf(plan.entries, false).slots;
+/** `slots`: the plan's slots, every one required. */
+async function measurePair(backend: AcousticBackend, pcm: Int16Array, plan: ReadingPlan, slots: readonly GrammarSlot[], ev: ReadingEvidence, a: number, s: number): Promise<Omit<Pair, 'kind' | 'shouldMove'> | null> {
   const p = nearestRead(ev, a, -1);
   const n = nearestRead(ev, a, +1);
   const frames = Math.floor(pcm.length / SAMPLES_PER_FRAME);
@@ -120,8 +120,9 @@ for (const it of nativeSet(path.resolve(SO762_DIR, '..'))) {
     // The word indices of the plan follow the text's tokens (punctuation is glued to words).
     if (plan.entries.length !== c.text.split(/\s+/).length) continue;
     const { evidence } = await engine.analyse(config, audio);
+    const slots = grammarOf(plan.entries, false).slots;
     for (const [a, s] of candidatePairs(evidence)) {
-      const m = await measurePair(backend, audio.pcm, plan, evidence, a, s);
+      const m = await measurePair(backend, audio.pcm, plan, slots, evidence, a, s);
       if (m) pairs.push({ kind: c.kind, shouldMove: a === c.unsaid, ...m });
     }
   }
