@@ -2,8 +2,8 @@
  * Fits the English scoring model on the speechocean762 TRAIN half only (Zhang et al.,
  * Interspeech 2021) and writes src/en/scoring-model/model.json.
  *
- *   npx tsx tools/train-en-so762.ts extract [--split train|test] [--limit N] [--cache DIR]
- *   npx tsx tools/train-en-so762.ts fit [--cache DIR]
+ *   npx tsx tools/train-en-so762.ts extract [--split train|test] [--limit N] [--cache DIR] [--decoder-args "..."]
+ *   npx tsx tools/train-en-so762.ts fit [--cache DIR] [--out FILE]
  *   npx tsx tools/train-en-so762.ts cv [--cache DIR]
  *
  * `extract` runs the engine's own analysis of every scored utterance once (plan, alignment with
@@ -12,6 +12,10 @@
  * `fit` reads the cached train half, computes the engine's features and fits the maps from
  * evidence to expert scores; `cv` cross-validates that whole procedure over train speakers.
  * The test half is extracted only for tools/validity-en.ts; nothing here reads its scores.
+ * `--decoder-args` extracts with extra options of the English decoder (a front-end variant,
+ * e.g. "-topn 2"): give such a run a cache folder of its own, fit it with `--out` to a file
+ * outside the repository's model, and score the test half with the same three options of
+ * validity-en.ts.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -22,6 +26,7 @@ import { loadEnglishLexicon, type EnglishLexicon } from '../src/en/lexicon/index
 import { planReading } from '../src/en/engine/plan.js';
 import { createEnglishEngine, type EnglishEngine } from '../src/en/engine/engine.js';
 import { createInThreadBackend } from '../src/acoustic/backend.js';
+import type { DecoderArgs } from '../src/acoustic/sphinx/engine.js';
 import { loadConfig } from '../src/config.js';
 import { parseEvaluationConfig } from '../src/evaluation/config.js';
 import type { PhoneSegment } from '../src/acoustic/types.js';
@@ -69,7 +74,7 @@ export function readScores(split: 'train' | 'test'): Record<string, So762Utteran
   return JSON.parse(fs.readFileSync(path.join(SO762_DIR, split, 'scores.json'), 'utf8')) as Record<string, So762Utterance>;
 }
 
-function arg(name: string, fallback: string): string {
+export function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
 }
@@ -119,11 +124,17 @@ export function readCached(cache: string, split: string, id: string): CachedUtte
   return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as CachedUtterance) : null;
 }
 
+/** The `--decoder-args` option as the backend takes it: extra English decoder options, split at spaces. */
+export function decoderArgsOption(): DecoderArgs {
+  const value = arg('decoder-args', '').trim();
+  return value ? { en: value.split(/\s+/) } : {};
+}
+
 async function extract(split: 'train' | 'test', cache: string, limit: number): Promise<void> {
   const scores = readScores(split);
   const ids = spreadOrder(Object.keys(scores).sort()).slice(0, limit);
   fs.mkdirSync(path.join(cache, split), { recursive: true });
-  const backend = createInThreadBackend(loadConfig(), { langs: ['en'] });
+  const backend = createInThreadBackend(loadConfig(), { langs: ['en'], decoderArgs: decoderArgsOption() });
   const engine = createEnglishEngine({ backend, lexicon: await loadEnglishLexicon() });
   let done = 0;
   for (const id of ids) {
@@ -304,17 +315,17 @@ export function crossValidate(data: readonly LabelledReading[], k = 5): So762Fig
   return figuresOf(pairs, data.length);
 }
 
-async function fitAll(cache: string): Promise<void> {
+async function fitAll(cache: string, out: string): Promise<void> {
   const lexicon = await loadEnglishLexicon();
   const data = loadLabelled(cache, 'train', lexicon);
   if (data.length < 50) throw new Error(`only ${data.length} cached train utterances; run extract first`);
   const model = fitModel(data);
-  fs.writeFileSync(MODEL_FILE, JSON.stringify(roundModel(model), null, 1) + '\n');
+  fs.writeFileSync(out, JSON.stringify(roundModel(model), null, 1) + '\n');
   const fit = figuresOf(addPairs(emptyPairs(), model, data), data.length);
   // Words the engine leaves skipped (after its second look), and how many of them the experts call fully accurate.
   const skipped = data.flatMap((r) => r.evidence.words.filter((w) => w.status === 'omitted').map((w) => (r.wordLabel[w.index] >= 0 ? r.label.words[r.wordLabel[w.index]].accuracy : -1)));
   console.log(JSON.stringify({
-    file: path.relative(process.cwd(), MODEL_FILE), trainFit: fit,
+    file: path.relative(process.cwd(), out), trainFit: fit,
     words: data.reduce((a, r) => a + r.evidence.words.length, 0), skippedWords: skipped.length, skippedScored10: skipped.filter((a) => a === 10).length,
   }));
 }
@@ -427,11 +438,11 @@ async function main(): Promise<void> {
     const split = arg('split', 'train') as 'train' | 'test';
     await extract(split, cache, Number(arg('limit', '100000')));
   } else if (cmd === 'fit') {
-    await fitAll(cache);
+    await fitAll(cache, arg('out', MODEL_FILE));
   } else if (cmd === 'cv') {
     await cvAll(cache);
   } else {
-    console.error('usage: train-en-so762.ts extract|fit|cv [--split train|test] [--limit N] [--cache DIR]');
+    console.error('usage: train-en-so762.ts extract|fit|cv [--split train|test] [--limit N] [--cache DIR] [--decoder-args "..."] [--out FILE]');
     process.exitCode = 2;
   }
 }

@@ -1,7 +1,9 @@
 /**
  * Validity of the English engine on real speech (`npm run validity:en`; `--subset` for CI,
  * under 3 minutes; full by default; `--only so762|native|nonnative|phrasing` for one part;
- * `--extract` to align speechocean762 test utterances missing from the extraction cache).
+ * `--extract` to align speechocean762 test utterances missing from the extraction cache;
+ * `--decoder-args "..."`, `--cache DIR` and `--model FILE` score a front-end variant extracted
+ * and fitted by tools/train-en-so762.ts with the same options).
  * Prints each table and ends with one JSON line of the figures. Protocol (issue 7):
  * 1. speechocean762 test half: Pearson with the experts at phone, word and utterance level
  *    (the model is fitted on the train half only by tools/train-en-so762.ts);
@@ -28,18 +30,20 @@ import { loadConfig } from '../src/config.js';
 import { createEnglishEngine, toAssessment, type EnglishAssessment } from '../src/en/engine/index.js';
 import { LOW_PHONE_SCORE } from '../src/en/engine/phones.js';
 import { spearman } from '../src/en/scoring-model/linear.js';
-import { loadEnglishScoringModel } from '../src/en/scoring-model/model.js';
+import { MODEL_FILE, loadEnglishScoringModel } from '../src/en/scoring-model/model.js';
 import {
-  DEFAULT_CACHE, SO762_DIR, addPairs, emptyPairs, extractOne, figuresOf, labelled, readCached, readScores, spreadOrder, type LabelledReading,
+  DEFAULT_CACHE, SO762_DIR, addPairs, arg, decoderArgsOption, emptyPairs, extractOne, figuresOf, labelled, readCached, readScores, spreadOrder,
+  type LabelledReading,
 } from './train-en-so762.js';
 import { nativeSet, rng, type NativeReading } from './en-native-set.js';
 
 const DATA = path.resolve(SO762_DIR, '..');
 const subset = process.argv.includes('--subset');
 const figures: Record<string, unknown> = { mode: subset ? 'subset' : 'full' };
-const backend = createInThreadBackend(loadConfig(), { langs: ['en'] });
+const backend = createInThreadBackend(loadConfig(), { langs: ['en'], decoderArgs: decoderArgsOption() });
 const lexicon = await loadEnglishLexicon();
-const model = loadEnglishScoringModel();
+const model = loadEnglishScoringModel(arg('model', MODEL_FILE));
+const cache = arg('cache', DEFAULT_CACHE);
 const engine = createEnglishEngine({ backend, lexicon, model });
 
 function config(referenceText: string, coreType = 'sentence', language = 'en-US'): EvaluationConfig {
@@ -70,7 +74,7 @@ async function so762(): Promise<void> {
   const extractMissing = subset || process.argv.includes('--extract');
   const data: LabelledReading[] = [];
   for (const id of ids) {
-    const cached = readCached(DEFAULT_CACHE, 'test', id) ?? (extractMissing ? await extractOne(engine, 'test', id, scores[id].text) : null);
+    const cached = readCached(cache, 'test', id) ?? (extractMissing ? await extractOne(engine, 'test', id, scores[id].text) : null);
     if (cached) data.push(labelled(lexicon, cached, scores[id]));
   }
   const res = figuresOf(addPairs(emptyPairs(), model, data), data.length);

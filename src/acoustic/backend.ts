@@ -14,7 +14,7 @@ import { loadDictionary, type LoadedLexicon } from './lexicon.js';
 import { cutWindow, ownBuffer, runTask, shiftAlignment, shiftPhones, shiftUnits, taskContext, type AcousticTask, type AcousticTaskResult, type TaskContext } from './protocol.js';
 import { ProgressHost } from './progress-host.js';
 import { cacheDirOf, Recognizer, recognizerSetup } from './recognize.js';
-import { SphinxEngine } from './sphinx/engine.js';
+import { SphinxEngine, type DecoderArgs } from './sphinx/engine.js';
 import type {
   AcousticBackend,
   AcousticLang,
@@ -37,6 +37,8 @@ export interface BackendOptions {
   langs?: AcousticLang[];
   /** Threads for real-time progress sessions (default 1; 0 starts none and openProgress throws). */
   progressThreads?: number;
+  /** Extra options of the alignment decoders (tools measuring a front-end variant; see DecoderArgs). */
+  decoderArgs?: DecoderArgs;
 }
 
 /** When the evaluation (or other request) that makes the current acoustic calls began. */
@@ -198,7 +200,7 @@ export async function createAcousticBackend(config: Config, options: BackendOpti
   const threads = Math.max(1, config.workers);
   // Converts the Mandarin language model once, here, rather than racing in every worker.
   const recognition = recognizerSetup(config.modelsDir, cacheDirOf(config.dataDir));
-  const workerData: AcousticWorkerData = { modelsDir: config.modelsDir, recognition, langs };
+  const workerData: AcousticWorkerData = { modelsDir: config.modelsDir, recognition, langs, decoderArgs: options.decoderArgs ?? {} };
   const pool = new Piscina({
     filename: workerFile(),
     minThreads: threads,
@@ -226,7 +228,7 @@ export async function createAcousticBackend(config: Config, options: BackendOpti
  */
 export function createInThreadBackend(config: Pick<Config, 'modelsDir' | 'dataDir'>, options: BackendOptions = {}): AcousticBackend {
   const langs = options.langs ?? LANGS;
-  const engine = SphinxEngine.create(config.modelsDir, langs);
+  const engine = SphinxEngine.create(config.modelsDir, langs, options.decoderArgs);
   const setup = () => new Recognizer(recognizerSetup(config.modelsDir, cacheDirOf(config.dataDir)));
   return new InThreadBackend(loadLexicons(config.modelsDir, langs), taskContext(engine, setup, 0));
 }

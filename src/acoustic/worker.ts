@@ -7,7 +7,7 @@
  */
 import { threadId } from 'node:worker_threads';
 import { workerData } from 'piscina';
-import { SphinxEngine } from './sphinx/engine.js';
+import { SphinxEngine, type DecoderArgs } from './sphinx/engine.js';
 import { runTask, taskContext, type AcousticTask, type AcousticTaskResult } from './protocol.js';
 import { Recognizer, type RecognizerSetup } from './recognize.js';
 import type { AcousticLang } from './types.js';
@@ -17,10 +17,11 @@ export interface AcousticWorkerData {
   /** Language-model files for recognition (the Mandarin one converted by the main thread). */
   recognition: RecognizerSetup;
   langs: AcousticLang[];
+  decoderArgs: DecoderArgs;
 }
 
 const data = workerData as AcousticWorkerData;
-const engine = SphinxEngine.create(data.modelsDir, data.langs);
+const engine = SphinxEngine.create(data.modelsDir, data.langs, data.decoderArgs);
 const ctx = taskContext(engine, () => new Recognizer(data.recognition), threadId);
 // The n-gram searches load here too (1-2 s for Mandarin), so the first ASR request does not pay.
 for (const lang of data.langs) ctx.recognizer().prepare(lang, engine.decoder(lang));

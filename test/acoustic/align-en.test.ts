@@ -81,3 +81,19 @@ test('with insertions allowed, a word missing from the text comes out as inserte
   const overlap = inserted.reduce((n, u) => n + Math.max(0, Math.min(u.endFrame, said.endFrame) - Math.max(u.startFrame, said.startFrame)), 0);
   assert.ok(overlap >= 0.5 * (said.endFrame - said.startFrame), `insertions cover ${overlap} of ${said.endFrame - said.startFrame} frames`);
 });
+
+test('decoder options per language reach the decoder, and a bad one is refused', async () => {
+  const pcm = await readPcm(ljspeech(1).file);
+  const variant = SphinxEngine.create(config.modelsDir, ['en'], { en: ['-compallsen', 'yes'] });
+  try {
+    const plain = engine.phoneLoop('en', pcm);
+    const all = variant.phoneLoop('en', pcm);
+    // Scoring every senone changes only each frame's normalisation, not the search's path.
+    assert.deepEqual(all.map((s) => [s.phone, s.startFrame, s.endFrame]), plain.map((s) => [s.phone, s.startFrame, s.endFrame]));
+    assert.ok(all.every((s, i) => s.score <= plain[i].score + 1e-9));
+    assert.ok(all.some((s, i) => s.score < plain[i].score - 1));
+  } finally {
+    variant.close();
+  }
+  assert.throws(() => SphinxEngine.create(config.modelsDir, ['en'], { en: ['-no-such-option', '1'] }), /rejected the options/);
+});

@@ -79,16 +79,23 @@ interface LangEngine {
   lw: number;
 }
 
+/**
+ * Extra decoder options per language (PocketSphinx command-line style, e.g. `-topn 2`), for
+ * measuring a variant of the acoustic front end against the validity data; the service never
+ * sets them.
+ */
+export type DecoderArgs = Partial<Record<AcousticLang, readonly string[]>>;
+
 export class SphinxEngine {
   private readonly langs = new Map<AcousticLang, LangEngine>();
 
   private constructor() {}
 
   /** Loads a decoder per language (150-230 ms each). */
-  static create(modelsDir: string, langs: readonly AcousticLang[] = ['zh', 'en']): SphinxEngine {
+  static create(modelsDir: string, langs: readonly AcousticLang[] = ['zh', 'en'], decoderArgs: DecoderArgs = {}): SphinxEngine {
     const paths = resolveModels(modelsDir);
     const engine = new SphinxEngine();
-    for (const lang of langs) engine.langs.set(lang, loadLang(paths, lang));
+    for (const lang of langs) engine.langs.set(lang, loadLang(paths, lang, decoderArgs[lang] ?? []));
     return engine;
   }
 
@@ -196,9 +203,9 @@ export class SphinxEngine {
   }
 }
 
-function loadLang(paths: ModelPaths, lang: AcousticLang): LangEngine {
+function loadLang(paths: ModelPaths, lang: AcousticLang, args: readonly string[]): LangEngine {
   const model = lang === 'zh' ? paths.zh : paths.en;
-  const decoder = SphinxDecoder.create({ hmm: model.acoustic, dict: model.dict });
+  const decoder = SphinxDecoder.create({ hmm: model.acoustic, dict: model.dict, args: [...args] });
   const lexicon = loadDictionary(model.dict, lang);
   const phones = lexicon.phones;
   // Single phones as words, for the phone pass and the insertion loop.
