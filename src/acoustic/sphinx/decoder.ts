@@ -5,7 +5,6 @@
  *
  * One instance belongs to one thread and serves one utterance at a time.
  */
-import koffi from 'koffi';
 import { sphinx, type Ptr, type SphinxLib } from './ffi.js';
 
 /** Largest piece of live audio handed to the decoder in one call: 100 ms at 16 kHz. */
@@ -159,31 +158,6 @@ export class SphinxDecoder {
     this.startUtt();
     this.processRaw(pcm, true);
     this.endUtt();
-  }
-
-  /**
-   * Searches one whole utterance with the current search on the scores of a senone dump
-   * (senones.ts) instead of audio: the same path and segments as decoding the audio those
-   * scores came from with every senone scored.
-   */
-  decodeDump(dump: Uint8Array): void {
-    const lib = this.lib;
-    const memory = koffi.alloc('uint8_t', Math.max(1, dump.length));
-    try {
-      new Uint8Array(koffi.view(memory, dump.length)).set(dump);
-      const stream = lib.fmemopen(memory, dump.length, 'rb');
-      if (!stream) throw new Error('could not open the senone dump');
-      const rv = lib.ps_decode_senscr(this.handle, stream);
-      lib.fclose(stream);
-      if (rv < 0) throw new Error('ps_decode_senscr failed');
-    } finally {
-      koffi.free(memory);
-    }
-  }
-
-  /** The library's decoder (for senones.ts, which reaches past the public API). */
-  nativeHandle(): Ptr {
-    return this.handle;
   }
 
   startUtt(): void {

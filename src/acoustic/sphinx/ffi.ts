@@ -10,7 +10,6 @@ import koffi from 'koffi';
 
 const LIB_SPHINXBASE = 'libsphinxbase.so.3';
 const LIB_POCKETSPHINX = 'libpocketsphinx.so.3';
-const LIB_C = 'libc.so.6';
 
 /** Opaque handles (decoder, config, segment iterator, logmath table, n-gram model). */
 export type Ptr = unknown;
@@ -66,30 +65,6 @@ export interface SphinxLib {
   /** Converts a log value of the decoder's logmath table to a natural log. */
   logmath_log_to_ln(lmath: Ptr, logb: number): number;
   logmath_get_shift(lmath: Ptr): number;
-
-  // Senone scores computed once and searched many times (senones.ts).
-  /** fe_t *ps_get_fe(ps): the decoder's front end (MFCC). */
-  ps_get_fe(ps: Ptr): Ptr;
-  /** int ps_process_cep(ps, mfcc_t **rows, int n_frames, int no_search, int full_utt) */
-  ps_process_cep(ps: Ptr, rows: BigUint64Array, nFrames: number, noSearch: number, fullUtt: number): number;
-  /** int ps_decode_senscr(ps, FILE *senfh): one utterance searched on the scores of a senone dump. */
-  ps_decode_senscr(ps: Ptr, senfh: Ptr): number;
-  /** int acmod_set_senfh(acmod, FILE *): dumps the scores the decoder computes; the library closes the stream at the utterance's end. */
-  acmod_set_senfh(acmod: Ptr, senfh: Ptr | null): number;
-  fe_start_utt(fe: Ptr): number;
-  /** int fe_process_frames(fe, int16 const **inout_spch, size_t *inout_nsamps, mfcc_t **buf_cep, int32 *inout_nframes, int32 *out_frameidx) */
-  fe_process_frames(fe: Ptr, spch: BigUint64Array, nsamps: BigUint64Array, rows: BigUint64Array, nframes: Int32Array, frameidx: null): number;
-  /** int fe_end_utt(fe, mfcc_t *cepvector, int32 *nframes): the last, partial frame. */
-  fe_end_utt(fe: Ptr, cep: Ptr, nframes: Int32Array): number;
-  /** Batch cepstral mean normalisation, the function the decoder's own batch CMN calls. */
-  cmn_init(veclen: number): Ptr;
-  cmn(cmn: Ptr, rows: BigUint64Array, varnorm: number, nFrames: number): void;
-  cmn_free(cmn: Ptr): void;
-  /** libc streams over memory: the dump is written to one and read from another. */
-  open_memstream(ptrCell: Ptr, sizeCell: Ptr): Ptr | null;
-  fmemopen(buf: Ptr, size: number, mode: string): Ptr | null;
-  fclose(fh: Ptr): number;
-  free(p: Ptr): void;
 }
 
 let cached: SphinxLib | null = null;
@@ -99,7 +74,6 @@ export function sphinx(): SphinxLib {
   if (cached) return cached;
   const base = koffi.load(LIB_SPHINXBASE);
   const ps = koffi.load(LIB_POCKETSPHINX);
-  const libc = koffi.load(LIB_C);
   cached = {
     ps_args: ps.func('void *ps_args()'),
     cmd_ln_parse_r: base.func('void *cmd_ln_parse_r(void *inout, void *defn, int32_t argc, const char **argv, int32_t strict)'),
@@ -134,20 +108,6 @@ export function sphinx(): SphinxLib {
     ps_seg_free: ps.func('void ps_seg_free(void *seg)'),
     logmath_log_to_ln: base.func('double logmath_log_to_ln(void *lmath, int logb)'),
     logmath_get_shift: base.func('int logmath_get_shift(void *lmath)'),
-    ps_get_fe: ps.func('void *ps_get_fe(void *ps)'),
-    ps_process_cep: ps.func('int ps_process_cep(void *ps, void *rows, int n, int no_search, int full_utt)'),
-    ps_decode_senscr: ps.func('int ps_decode_senscr(void *ps, void *senfh)'),
-    acmod_set_senfh: ps.func('int acmod_set_senfh(void *acmod, void *senfh)'),
-    fe_start_utt: base.func('int fe_start_utt(void *fe)'),
-    fe_process_frames: base.func('int fe_process_frames(void *fe, void *spch, void *nsamps, void *rows, void *nframes, void *frameidx)'),
-    fe_end_utt: base.func('int fe_end_utt(void *fe, void *cep, void *nframes)'),
-    cmn_init: base.func('void *cmn_init(int32_t veclen)'),
-    cmn: base.func('void cmn(void *cmn, void *rows, int32_t varnorm, int32_t n)'),
-    cmn_free: base.func('void cmn_free(void *cmn)'),
-    open_memstream: libc.func('void *open_memstream(void *ptr, void *size)'),
-    fmemopen: libc.func('void *fmemopen(void *buf, size_t size, const char *mode)'),
-    fclose: libc.func('int fclose(void *fh)'),
-    free: libc.func('void free(void *p)'),
   };
   cached.err_set_logfp(null);
   return cached;
