@@ -82,7 +82,7 @@ interface LangEngine {
 /**
  * Extra decoder options per language (PocketSphinx command-line style, e.g. `-topn 2`), for
  * measuring a variant of the acoustic front end against the validity data; the service never
- * sets them.
+ * sets them. They apply to every search of the language's decoder, free recognition included.
  */
 export type DecoderArgs = Partial<Record<AcousticLang, readonly string[]>>;
 
