@@ -25,8 +25,9 @@ import { loadConfig } from '../src/config.js';
 import { parseEvaluationConfig } from '../src/evaluation/config.js';
 import { loadEnglishLexicon } from '../src/en/lexicon/index.js';
 import { createEnglishEngine } from '../src/en/engine/index.js';
-import { wordEvidence, type ReadingEvidence, type WordEvidence } from '../src/en/engine/evidence.js';
-import { grammarOf, planReading, type ReadingPlan } from '../src/en/engine/plan.js';
+import { frameWeightedGop } from '../src/acoustic/gop.js';
+import type { ReadingEvidence } from '../src/en/engine/evidence.js';
+import { grammarOf, planReading } from '../src/en/engine/plan.js';
 import { nativeSet, rng } from './en-native-set.js';
 import { SO762_DIR } from './train-en-so762.js';
 
@@ -63,18 +64,8 @@ function nearestRead(ev: ReadingEvidence, k: number, dir: -1 | 1): number {
   return -1;
 }
 
-function frameGop(w: WordEvidence): number | null {
-  let sum = 0;
-  let frames = 0;
-  for (const p of w.phones) {
-    sum += p.gop * (p.endFrame - p.startFrame);
-    frames += p.endFrame - p.startFrame;
-  }
-  return frames > 0 ? sum / frames : null;
-}
-
 /** `slots`: the plan's slots, every one required. */
-async function measurePair(backend: AcousticBackend, pcm: Int16Array, plan: ReadingPlan, slots: readonly GrammarSlot[], ev: ReadingEvidence, a: number, s: number): Promise<Omit<Pair, 'kind' | 'shouldMove'> | null> {
+async function measurePair(backend: AcousticBackend, pcm: Int16Array, slots: readonly GrammarSlot[], ev: ReadingEvidence, a: number, s: number): Promise<Omit<Pair, 'kind' | 'shouldMove'> | null> {
   const p = nearestRead(ev, a, -1);
   const n = nearestRead(ev, a, +1);
   const frames = Math.floor(pcm.length / SAMPLES_PER_FRAME);
@@ -89,8 +80,8 @@ async function measurePair(backend: AcousticBackend, pcm: Int16Array, plan: Read
   const middle = (units: UnitSegment[]) => units.find((u) => u.slot === (p >= 0 ? 1 : 0));
   const [unitA, unitS] = [middle(asIs.units), middle(moved.units)];
   if (!unitA || !unitS) return null;
-  const gopA = frameGop(wordEvidence(plan.entries[a], a, unitA));
-  const gopS = frameGop(wordEvidence(plan.entries[s], s, unitS));
+  const gopA = frameWeightedGop(unitA.phones);
+  const gopS = frameWeightedGop(unitS.phones);
   if (gopA === null || gopS === null) return null;
   const total = (units: UnitSegment[]) => units.reduce((sum, u) => sum + u.score, 0);
   return { gop: gopS - gopA, window: (total(moved.units) - total(asIs.units)) / (window.endFrame - window.startFrame) };
@@ -122,7 +113,7 @@ for (const it of nativeSet(path.resolve(SO762_DIR, '..'))) {
     const { evidence } = await engine.analyse(config, audio);
     const slots = grammarOf(plan.entries, false).slots;
     for (const [a, s] of candidatePairs(evidence)) {
-      const m = await measurePair(backend, audio.pcm, plan, slots, evidence, a, s);
+      const m = await measurePair(backend, audio.pcm, slots, evidence, a, s);
       if (m) pairs.push({ kind: c.kind, shouldMove: a === c.unsaid, ...m });
     }
   }

@@ -37,3 +37,16 @@ export function withGop(phones: readonly PhoneSegment[], loop: readonly PhoneSeg
     return { ...p, loopScore, gop: Math.min(0, (p.score - loopScore) / frames) };
   });
 }
+
+/** Frame-weighted GOP of phone segments (a syllable's, a word's): nats per frame, ≤ 0; null without GOP. */
+export function frameWeightedGop(phones: readonly PhoneSegment[]): number | null {
+  let sum = 0;
+  let frames = 0;
+  for (const p of phones) {
+    if (p.gop === undefined) continue;
+    const n = p.endFrame - p.startFrame;
+    sum += p.gop * n;
+    frames += n;
+  }
+  return frames > 0 ? sum / frames : null;
+}

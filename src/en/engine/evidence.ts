@@ -146,7 +146,7 @@ function countGood(words: readonly WordEvidence[]): number {
 }
 
 /** Evidence of reference word `index` from its unit in an alignment of the plan's slots (undefined: skipped). */
-export function wordEvidence(entry: WordEntry, index: number, unit: UnitSegment | undefined): WordEvidence {
+function wordEvidence(entry: WordEntry, index: number, unit: UnitSegment | undefined): WordEvidence {
   const pron = chosenPronunciation(entry, unit?.pron ?? 0);
   if (!unit) {
     return { index, entry, status: 'omitted', pron, startFrame: -1, endFrame: -1, phones: skippedPhones(pron), pauseAfter: 0 };

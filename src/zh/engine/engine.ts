@@ -10,6 +10,7 @@
  *   const assessment = await engine.assess(evaluationConfig, await decodeAudio(buf));
  *   const body = presentReadAloud(assessment, evaluationConfig, { readtypeDiagnosis: false });
  */
+import { frameWeightedGop } from '../../acoustic/gop.js';
 import type { AcousticBackend } from '../../acoustic/types.js';
 import { analyzeQuality } from '../../audio/quality.js';
 import type { DecodedAudio } from '../../audio/decode.js';
@@ -21,7 +22,7 @@ import { pitchOfSpan, toneEvidence } from '../tone/extract.js';
 import { alignWithOmissions, frameLevels, loudFrames, medianSyllableFrames, squeezed, type AlignedSyllable, type ReadingAlignment } from './align.js';
 import { assemble } from './assemble.js';
 import { compete, findInsertion, insertedFrames, presence, recoverSkipped, type Competition, type Insertion } from './context.js';
-import { acceptInsertion, CALIBRATION, gopScore, judgeTone, pronunciationScore, substitutionThreshold, syllableGop } from './judge.js';
+import { acceptInsertion, CALIBRATION, gopScore, judgeTone, pronunciationScore, substitutionThreshold } from './judge.js';
 import { placeSkipped } from './placement.js';
 import { energyDb, prosody, type TimedSyllable } from './prosody.js';
 import { acceptedTones } from './sandhi.js';
@@ -78,7 +79,7 @@ async function assess(
   const pros = prosody(timed.list, ctx, text.genre, config.gradeBand, text.clauseCount);
   const judged: CharJudgement[] = labels.map((_, k) => {
     const a = al.syllables[k];
-    const gop = a ? syllableGop(a.phones) : null;
+    const gop = a ? frameWeightedGop(a.phones) : null;
     const comp = comps[k] ?? null;
     const pron = a ? pronunciationScore(gop, comp, threshold) : { score: null, substituted: false };
     const t = text.tokens[text.read[k]];

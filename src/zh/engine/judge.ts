@@ -4,7 +4,6 @@
  * read speech (docs/mandarin-engine.md, "Calibration") and moved by `slack`.
  */
 import { logistic } from '../../assessment/shaping.js';
-import type { PhoneSegment } from '../../acoustic/types.js';
 import type { ToneAssessment } from '../../assessment/types.js';
 import type { Competition } from './context.js';
 
@@ -120,19 +119,6 @@ export function acceptInsertion(frames: number, slack: number): boolean {
 
 export function substitutionThreshold(slack: number): number {
   return CALIBRATION.SUBSTITUTION_NATS * (1 + CALIBRATION.SLACK_FACTOR * slack);
-}
-
-/** Frame-weighted GOP of a syllable's phones (nats per frame, ≤ 0), null without GOP. */
-export function syllableGop(phones: readonly PhoneSegment[]): number | null {
-  let sum = 0;
-  let frames = 0;
-  for (const p of phones) {
-    if (p.gop === undefined) continue;
-    const n = p.endFrame - p.startFrame;
-    sum += p.gop * n;
-    frames += n;
-  }
-  return frames > 0 ? sum / frames : null;
 }
 
 export function gopScore(gop: number): number {

@@ -23,7 +23,8 @@ import { toneEvidence, type PitchOfSpan } from '../tone/extract.js';
 import type { PitchContext } from '../tone/features.js';
 import type { AlignedSyllable } from './align.js';
 import { asSyllable, contextOf, fixed, total } from './context.js';
-import { CALIBRATION, syllableGop } from './judge.js';
+import { frameWeightedGop } from '../../acoustic/gop.js';
+import { CALIBRATION } from './judge.js';
 import { acceptedTones } from './sandhi.js';
 import type { SyllableTable } from './syllables.js';
 import type { ZhText } from './text.js';
@@ -98,7 +99,7 @@ export async function placement(
     skipped: s,
     acoustic: (total(moved) - total(asIs)) / Math.max(1, mid.endFrame - mid.startFrame),
     tone: Math.log(Math.max(floor, ps)) - Math.log(Math.max(floor, pa)),
-    gop: (syllableGop(unitS.phones) ?? 0) - (syllableGop(unitA.phones) ?? 0),
+    gop: (frameWeightedGop(unitS.phones) ?? 0) - (frameWeightedGop(unitA.phones) ?? 0),
     syllable: asSyllable(unitS),
   };
 }
