@@ -26,7 +26,7 @@ import { loadEnglishLexicon, type EnglishLexicon } from '../src/en/lexicon/index
 import { planReading } from '../src/en/engine/plan.js';
 import { createEnglishEngine, type EnglishEngine } from '../src/en/engine/engine.js';
 import { createInThreadBackend } from '../src/acoustic/backend.js';
-import type { DecoderArgs } from '../src/acoustic/sphinx/engine.js';
+import { decoderArgsOf, type DecoderArgs } from '../src/acoustic/sphinx/engine.js';
 import { loadConfig } from '../src/config.js';
 import { parseEvaluationConfig } from '../src/evaluation/config.js';
 import type { PhoneSegment } from '../src/acoustic/types.js';
@@ -126,8 +126,7 @@ export function readCached(cache: string, split: string, id: string): CachedUtte
 
 /** The `--decoder-args` option as the backend takes it: extra English decoder options, split at spaces. */
 export function decoderArgsOption(): DecoderArgs {
-  const value = arg('decoder-args', '').trim();
-  return value ? { en: value.split(/\s+/) } : {};
+  return decoderArgsOf('en', arg('decoder-args', ''));
 }
 
 async function extract(split: 'train' | 'test', cache: string, limit: number): Promise<void> {

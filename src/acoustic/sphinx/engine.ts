@@ -86,6 +86,12 @@ interface LangEngine {
  */
 export type DecoderArgs = Partial<Record<AcousticLang, readonly string[]>>;
 
+/** Decoder options of one language from a space-separated string (a tool's command line); none when empty. */
+export function decoderArgsOf(lang: AcousticLang, options: string | undefined): DecoderArgs {
+  const list = options?.trim().split(/\s+/).filter(Boolean) ?? [];
+  return list.length > 0 ? { [lang]: list } : {};
+}
+
 export class SphinxEngine {
   private readonly langs = new Map<AcousticLang, LangEngine>();
 
