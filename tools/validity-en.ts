@@ -150,6 +150,9 @@ function tally(s: { tp: number; n: number; fp: number }, words: EnglishAssessmen
 }
 
 async function alterations(items: NativeReading[]): Promise<void> {
+  // Each recording is decoded once for all of its altered texts.
+  const decoded = new Map<string, DecodedAudio>();
+  const audioOf = async (file: string) => decoded.get(file) ?? decoded.set(file, await decodeAudio(fs.readFileSync(file))).get(file)!;
   const rand = rng(7);
   const res = { substitution: { tp: 0, n: 0, fp: 0 }, omission: { tp: 0, n: 0, fp: 0 }, omissionFunctionWord: { tp: 0, n: 0, fp: 0 } };
   for (const it of items) {
@@ -158,7 +161,7 @@ async function alterations(items: NativeReading[]): Promise<void> {
       const pos = Math.floor(rand() * words.length);
       const extra = POOL[Math.floor(rand() * POOL.length)];
       const altered = kind === 'substitution' ? words.map((w, i) => (i === pos ? extra : w)) : [...words.slice(0, pos), extra, ...words.slice(pos)];
-      const r = await inspect(it.file, altered.join(' '));
+      const r = await inspect(await audioOf(it.file), altered.join(' '));
       // Punctuation glued to a replaced word is lost with it; the analysed index still matches the token position.
       tally(res[kind], r.en.words, r.en.words.findIndex((w) => w.text.toLowerCase() === extra));
     }
@@ -170,7 +173,7 @@ async function alterations(items: NativeReading[]): Promise<void> {
     const words = it.ref.split(/\s+/);
     const pos = Math.floor(frand() * (words.length + 1));
     const extra = FUNCTION_POOL[Math.floor(frand() * FUNCTION_POOL.length)];
-    const r = await inspect(it.file, [...words.slice(0, pos), extra, ...words.slice(pos)].join(' '));
+    const r = await inspect(await audioOf(it.file), [...words.slice(0, pos), extra, ...words.slice(pos)].join(' '));
     if (r.en.words[pos]?.text.toLowerCase() === extra) tally(res.omissionFunctionWord, r.en.words, pos);
   }
   const out: Record<string, unknown> = {};
