@@ -5,12 +5,14 @@
  * what dominates (target: under 150 ms CPU per 5 s). Passage: the native sentences of the data
  * folder (LJ Speech, then LibriVox) joined into one reading of about 60 s, CPU in-thread and
  * wall time on a pool of two workers (the service's set-up on this machine), with the sentence's
- * wall time on the pool beside it. `npm run bench:en-engine -- [runs] [--decoder-args "..."]`: extra
+ * wall time on the pool beside it and its median run's backend calls in time (which passes run
+ * side by side, which wait). `npm run bench:en-engine -- [runs] [--decoder-args "..."]`: extra
  * options of the English decoder measure a variant of the acoustic front end (e.g. "-topn 2").
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { createAcousticBackend, createInThreadBackend } from '../src/acoustic/backend.js';
+import type { AcousticBackend } from '../src/acoustic/types.js';
 import { decoderArgsOf } from '../src/acoustic/sphinx/engine.js';
 import { decodeAudio, type DecodedAudio } from '../src/audio/decode.js';
 import { concatPcm } from '../src/audio/resample.js';
@@ -72,6 +74,38 @@ async function cpu(fn: () => unknown): Promise<number> {
   return (d.user + d.system) / 1000;
 }
 
+/**
+ * The backend with every call's time recorded, from when the engine asks to when the answer
+ * arrives (a call waits while both workers are busy), relative to `start()`.
+ */
+function tracing(inner: AcousticBackend): { backend: AcousticBackend; start(): void; calls(): string[] } {
+  let t0 = 0;
+  let log: { name: string; from: number; to: number }[] = [];
+  const timed = <A extends unknown[], R>(name: string, fn: (...args: A) => Promise<R>) => async (...args: A): Promise<R> => {
+    const from = performance.now() - t0;
+    const out = await fn(...args);
+    log.push({ name, from, to: performance.now() - t0 });
+    return out;
+  };
+  const backend: AcousticBackend = {
+    align: timed('align', inner.align.bind(inner)),
+    alignPhones: timed('alignPhones', inner.alignPhones.bind(inner)),
+    phoneLoop: timed('phoneLoop', inner.phoneLoop.bind(inner)),
+    recognize: timed('recognize', inner.recognize.bind(inner)),
+    openProgress: inner.openProgress.bind(inner),
+    lexicon: inner.lexicon.bind(inner),
+    close: inner.close.bind(inner),
+  };
+  return {
+    backend,
+    start() {
+      t0 = performance.now();
+      log = [];
+    },
+    calls: () => [...log].sort((a, b) => a.from - b.from).map((c) => `${c.name} ${Math.round(c.from)}-${Math.round(c.to)}`),
+  };
+}
+
 async function wall(fn: () => unknown): Promise<number> {
   const t = performance.now();
   await fn();
@@ -107,11 +141,17 @@ for (let i = 0; i < longRuns; i++) passageCpu.push(await cpu(() => engine.assess
 await backend.close();
 
 const pool = await createAcousticBackend({ ...appConfig, workers: 2 }, { langs: ['en'], progressThreads: 0, decoderArgs });
-const pooled = createEnglishEngine({ backend: pool, lexicon, model });
+const trace = tracing(pool);
+const pooled = createEnglishEngine({ backend: trace.backend, lexicon, model });
 await pooled.assess(config, audio);
 await pooled.assess(config, audio);
 const sentenceWall: number[] = [];
-for (let i = 0; i < runs; i++) sentenceWall.push(await wall(() => pooled.assess(config, audio)));
+const timelines: string[][] = [];
+for (let i = 0; i < runs; i++) {
+  trace.start();
+  sentenceWall.push(await wall(() => pooled.assess(config, audio)));
+  timelines.push(trace.calls());
+}
 const passageWall: number[] = [];
 for (let i = 0; i < longRuns; i++) passageWall.push(await wall(() => pooled.assess(longConfig, long.audio)));
 await pool.close();
@@ -124,5 +164,7 @@ const figures = {
   passageWallMs: Math.round(median(passageWall)),
 };
 console.log(`Pool of 2 workers, sentence wall: ${figures.sentenceWallMs} ms (median of ${runs})`);
+const medianRun = sentenceWall.indexOf(median(sentenceWall));
+console.log(`  its backend calls, ms from the assessment's start (asked-answered): ${timelines[medianRun].join(', ')}`);
 console.log(`Passage ${figures.passageSeconds} s, ${figures.passageWords} words: CPU ${figures.passageCpuMs} ms in-thread, wall ${figures.passageWallMs} ms on the pool (median of ${longRuns})`);
 console.log(JSON.stringify({ audioSeconds: +audio.durationSec.toFixed(2), runs, decoderArgs: decoderArgs.en ?? [], medianCpuMs: out, targetMs: 150, ...figures }));
