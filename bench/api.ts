@@ -17,6 +17,7 @@
  * finish what timed-out requests started. Ends with one JSON line of all figures.
  * Options: --rounds N (sentence HTTP rounds at concurrency 1, default 20; passages get 3),
  *          --only zh|en (one language), --kind sentence|passage (one kind of sample).
+ * KOUYU_WORKERS sets the server's acoustic workers as it does for the service (default: one per core).
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -319,7 +320,7 @@ async function guarded<T>(what: string, work: () => Promise<T>, failures: string
 
 async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kouyu-bench-'));
-  const config = loadConfig({ KOUYU_DATA_DIR: dataDir, KOUYU_LOG_LEVEL: 'warn', KOUYU_RATE_IP_PER_MIN: '100000', KOUYU_RATE_KEY_PER_MIN: '100000', KOUYU_RATE_USER_PER_MIN: '100000' }, ROOT);
+  const config = loadConfig({ KOUYU_WORKERS: process.env.KOUYU_WORKERS, KOUYU_DATA_DIR: dataDir, KOUYU_LOG_LEVEL: 'warn', KOUYU_RATE_IP_PER_MIN: '100000', KOUYU_RATE_KEY_PER_MIN: '100000', KOUYU_RATE_USER_PER_MIN: '100000' }, ROOT);
   const app = await buildApp(config);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.address() as { port: number }).port;

@@ -6,8 +6,9 @@
  * folder (LJ Speech, then LibriVox) joined into one reading of about 60 s, CPU in-thread and
  * wall time on a pool of two workers (the service's set-up on this machine), with the sentence's
  * wall time on the pool beside it and its median run's backend calls in time (which passes run
- * side by side, which wait). `npm run bench:en-engine -- [runs] [--decoder-args "..."]`: extra
- * options of the English decoder measure a variant of the acoustic front end (e.g. "-topn 2").
+ * side by side, which wait). `npm run bench:en-engine -- [runs] [--decoder-args "..."]
+ * [--loop-decoder-args "..."]`: extra options of the English decoder, or of its free phone loop
+ * alone, measure a variant of the acoustic front end (e.g. "-topn 2", a loop with "-ds 2").
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -28,8 +29,8 @@ import { scoreReading } from '../src/en/engine/score.js';
 import { loadEnglishScoringModel } from '../src/en/scoring-model/model.js';
 
 // The options value starts with a dash ("-topn 2"), which node's parseArgs refuses to take.
-const optionAt = process.argv.indexOf('--decoder-args');
-const decoderArgs = decoderArgsOf('en', optionAt >= 0 ? process.argv[optionAt + 1] : undefined);
+const option = (name: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
+const decoderArgs = decoderArgsOf('en', option('--decoder-args'), option('--loop-decoder-args'));
 const runs = /^\d+$/.test(process.argv[2] ?? '') ? Number(process.argv[2]) : 7;
 const DATA = path.resolve(import.meta.dirname, '..', '..', 'shared', 'data', 'en');
 const file = path.join(DATA, 'librivox', 'sense_and_sensibility_01_austen_64kb-0870.flac');
@@ -167,4 +168,4 @@ console.log(`Pool of 2 workers, sentence wall: ${figures.sentenceWallMs} ms (med
 const medianRun = sentenceWall.indexOf(median(sentenceWall));
 console.log(`  its backend calls, ms from the assessment's start (asked-answered): ${timelines[medianRun].join(', ')}`);
 console.log(`Passage ${figures.passageSeconds} s, ${figures.passageWords} words: CPU ${figures.passageCpuMs} ms in-thread, wall ${figures.passageWallMs} ms on the pool (median of ${longRuns})`);
-console.log(JSON.stringify({ audioSeconds: +audio.durationSec.toFixed(2), runs, decoderArgs: decoderArgs.en ?? [], medianCpuMs: out, targetMs: 150, ...figures }));
+console.log(JSON.stringify({ audioSeconds: +audio.durationSec.toFixed(2), runs, decoderArgs: decoderArgs.en ?? [], loopDecoderArgs: decoderArgs.loop?.en ?? [], medianCpuMs: out, targetMs: 150, ...figures }));

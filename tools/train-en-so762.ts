@@ -2,7 +2,7 @@
  * Fits the English scoring model on the speechocean762 TRAIN half only (Zhang et al.,
  * Interspeech 2021) and writes src/en/scoring-model/model.json.
  *
- *   npx tsx tools/train-en-so762.ts extract [--split train|test] [--limit N] [--cache DIR] [--decoder-args "..."]
+ *   npx tsx tools/train-en-so762.ts extract [--split train|test] [--limit N] [--cache DIR] [--decoder-args "..."] [--loop-decoder-args "..."]
  *   npx tsx tools/train-en-so762.ts fit [--cache DIR] [--out FILE]
  *   npx tsx tools/train-en-so762.ts cv [--cache DIR]
  *
@@ -13,9 +13,9 @@
  * evidence to expert scores; `cv` cross-validates that whole procedure over train speakers.
  * The test half is extracted only for tools/validity-en.ts; nothing here reads its scores.
  * `--decoder-args` extracts with extra options of the English decoder (a front-end variant,
- * e.g. "-topn 2"): give such a run a cache folder of its own, fit it with `--out` to a file
- * outside the repository's model, and score the test half with the same three options of
- * validity-en.ts.
+ * e.g. "-topn 2"), `--loop-decoder-args` with options of the free phone loop alone (e.g.
+ * "-ds 2"): give such a run a cache folder of its own, fit it with `--out` to a file outside the
+ * repository's model, and score the test half with the same options of validity-en.ts.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -124,9 +124,9 @@ export function readCached(cache: string, split: string, id: string): CachedUtte
   return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as CachedUtterance) : null;
 }
 
-/** The `--decoder-args` option as the backend takes it: extra English decoder options, split at spaces. */
+/** The `--decoder-args` and `--loop-decoder-args` options as the backend takes them: extra English decoder options, split at spaces. */
 export function decoderArgsOption(): DecoderArgs {
-  return decoderArgsOf('en', arg('decoder-args', ''));
+  return decoderArgsOf('en', arg('decoder-args', ''), arg('loop-decoder-args', ''));
 }
 
 async function extract(split: 'train' | 'test', cache: string, limit: number): Promise<void> {
@@ -441,7 +441,7 @@ async function main(): Promise<void> {
   } else if (cmd === 'cv') {
     await cvAll(cache);
   } else {
-    console.error('usage: train-en-so762.ts extract|fit|cv [--split train|test] [--limit N] [--cache DIR] [--decoder-args "..."] [--out FILE]');
+    console.error('usage: train-en-so762.ts extract|fit|cv [--split train|test] [--limit N] [--cache DIR] [--decoder-args "..."] [--loop-decoder-args "..."] [--out FILE]');
     process.exitCode = 2;
   }
 }

@@ -2,7 +2,7 @@
  * Validity of the English engine on real speech (`npm run validity:en`; `--subset` for CI,
  * under 3 minutes; full by default; `--only so762|native|nonnative|phrasing` for one part;
  * `--extract` to align speechocean762 test utterances missing from the extraction cache;
- * `--decoder-args "..."`, `--cache DIR` and `--model FILE` score a front-end variant extracted
+ * `--decoder-args "..."`, `--loop-decoder-args "..."`, `--cache DIR` and `--model FILE` score a front-end variant extracted
  * and fitted by tools/train-en-so762.ts with the same options).
  * Prints each table and ends with one JSON line of the figures. Protocol (issue 7):
  * 1. speechocean762 test half: Pearson with the experts at phone, word and utterance level

@@ -1,6 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { SphinxEngine } from '../../src/acoustic/sphinx/engine.js';
+import { decoderArgsOf, SphinxEngine } from '../../src/acoustic/sphinx/engine.js';
 import { loadDictionary } from '../../src/acoustic/lexicon.js';
 import { resolveModels } from '../../src/models.js';
 import type { AlignResult, GrammarSpec, UnitSegment } from '../../src/acoustic/types.js';
@@ -96,4 +96,23 @@ test('decoder options per language reach the decoder, and a bad one is refused',
     variant.close();
   }
   assert.throws(() => SphinxEngine.create(config.modelsDir, ['en'], { en: ['-no-such-option', '1'] }), /rejected the options/);
+});
+
+test('options of the free phone loop alone reach the loop and leave the alignment as it was', async () => {
+  const s = ljspeech(1);
+  const pcm = await readPcm(s.file);
+  const variant = SphinxEngine.create(config.modelsDir, ['en'], decoderArgsOf('en', undefined, '-ds 2'));
+  try {
+    const grammar = referenceGrammar(lexicon, s.words);
+    assert.deepEqual(variant.align('en', pcm, grammar, { phones: true }), engine.align('en', pcm, grammar, { phones: true }));
+    const plain = engine.phoneLoop('en', pcm);
+    const loop = variant.phoneLoop('en', pcm);
+    assert.ok(loop.length > 0 && loop[0].startFrame === 0 && loop[loop.length - 1].endFrame === plain[plain.length - 1].endFrame);
+    // Gaussians computed on every second frame: another loop, so the options did reach it.
+    assert.notDeepEqual(loop, plain);
+  } finally {
+    variant.close();
+  }
+  assert.deepEqual(decoderArgsOf('en', '-topn 2', '-ds 2'), { en: ['-topn', '2'], loop: { en: ['-ds', '2'] } });
+  assert.deepEqual(decoderArgsOf('en', ' ', undefined), {});
 });

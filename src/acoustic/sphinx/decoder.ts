@@ -16,8 +16,8 @@ const SENSCR_SHIFT = 10;
 export interface DecoderOptions {
   /** Acoustic model folder. */
   hmm: string;
-  /** Pronunciation dictionary. */
-  dict: string;
+  /** Pronunciation dictionary; without one the decoder knows only the model's fillers (enough for the phone loop). */
+  dict?: string;
   /** Extra command-line style options, e.g. ['-beam', '1e-80']. */
   args?: string[];
 }
@@ -76,7 +76,7 @@ export class SphinxDecoder {
   /** Loads the model (150-230 ms for the models here). Throws if the library refuses it. */
   static create(opts: DecoderOptions): SphinxDecoder {
     const lib = sphinx();
-    const argv = mergeArgs(['-hmm', opts.hmm, '-dict', opts.dict, ...BASE_ARGS], opts.args ?? []);
+    const argv = mergeArgs(['-hmm', opts.hmm, ...(opts.dict ? ['-dict', opts.dict] : []), ...BASE_ARGS], opts.args ?? []);
     const config = lib.cmd_ln_parse_r(null, lib.ps_args(), argv.length, argv, 1);
     if (!config) throw new Error(`pocketsphinx rejected the options ${argv.join(' ')}`);
     const ps = lib.ps_init(config);

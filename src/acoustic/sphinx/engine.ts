@@ -70,6 +70,8 @@ const ALIGN_SEARCH = 'align';
 
 interface LangEngine {
   decoder: SphinxDecoder;
+  /** The free phone loop's decoder: `decoder` itself unless loop options were given (DecoderArgs). */
+  loopDecoder: SphinxDecoder;
   /** Context-independent phones of the dictionary: insertion loop and phone words. */
   phones: string[];
   lexicon: LoadedLexicon;
@@ -83,13 +85,17 @@ interface LangEngine {
  * Extra decoder options per language (PocketSphinx command-line style, e.g. `-topn 2`), for
  * measuring a variant of the acoustic front end against the validity data; the service never
  * sets them. They apply to every search of the language's decoder, free recognition included.
+ * `loop` holds options for the free phone loop alone (e.g. `-ds 2`): the loop then runs on a
+ * decoder of its own, made with the language's options and these.
  */
-export type DecoderArgs = Partial<Record<AcousticLang, readonly string[]>>;
+export type DecoderArgs = Partial<Record<AcousticLang, readonly string[]>> & { loop?: Partial<Record<AcousticLang, readonly string[]>> };
 
 /** Decoder options of one language from a space-separated string (a tool's command line); none when empty. */
-export function decoderArgsOf(lang: AcousticLang, options: string | undefined): DecoderArgs {
-  const list = options?.trim().split(/\s+/).filter(Boolean) ?? [];
-  return list.length > 0 ? { [lang]: list } : {};
+export function decoderArgsOf(lang: AcousticLang, options: string | undefined, loopOptions?: string): DecoderArgs {
+  const split = (text: string | undefined) => text?.trim().split(/\s+/).filter(Boolean) ?? [];
+  const list = split(options);
+  const loop = split(loopOptions);
+  return { ...(list.length > 0 ? { [lang]: list } : {}), ...(loop.length > 0 ? { loop: { [lang]: loop } } : {}) };
 }
 
 export class SphinxEngine {
@@ -97,11 +103,11 @@ export class SphinxEngine {
 
   private constructor() {}
 
-  /** Loads a decoder per language (150-230 ms each). */
+  /** Loads a decoder per language (150-230 ms each), and a loop decoder where loop options are given. */
   static create(modelsDir: string, langs: readonly AcousticLang[] = ['zh', 'en'], decoderArgs: DecoderArgs = {}): SphinxEngine {
     const paths = resolveModels(modelsDir);
     const engine = new SphinxEngine();
-    for (const lang of langs) engine.langs.set(lang, loadLang(paths, lang, decoderArgs[lang] ?? []));
+    for (const lang of langs) engine.langs.set(lang, loadLang(paths, lang, decoderArgs[lang] ?? [], decoderArgs.loop?.[lang] ?? []));
     return engine;
   }
 
@@ -173,7 +179,10 @@ export class SphinxEngine {
   }
 
   close(): void {
-    for (const le of this.langs.values()) le.decoder.free();
+    for (const le of this.langs.values()) {
+      if (le.loopDecoder !== le.decoder) le.loopDecoder.free();
+      le.decoder.free();
+    }
     this.langs.clear();
   }
 
@@ -192,9 +201,9 @@ export class SphinxEngine {
   }
 
   private loopSegments(le: LangEngine, audio: Int16Array, offset: number): PhoneSegment[] {
-    le.decoder.useSearch(LOOP_SEARCH);
-    le.decoder.decode(audio);
-    return le.decoder.segments().map((s) => ({
+    le.loopDecoder.useSearch(LOOP_SEARCH);
+    le.loopDecoder.decode(audio);
+    return le.loopDecoder.segments().map((s) => ({
       phone: s.word,
       startFrame: s.startFrame + offset,
       endFrame: s.endFrame + offset,
@@ -209,7 +218,7 @@ export class SphinxEngine {
   }
 }
 
-function loadLang(paths: ModelPaths, lang: AcousticLang, args: readonly string[]): LangEngine {
+function loadLang(paths: ModelPaths, lang: AcousticLang, args: readonly string[], loopArgs: readonly string[]): LangEngine {
   const model = lang === 'zh' ? paths.zh : paths.en;
   const decoder = SphinxDecoder.create({ hmm: model.acoustic, dict: model.dict, args: [...args] });
   const lexicon = loadDictionary(model.dict, lang);
@@ -220,7 +229,14 @@ function loadLang(paths: ModelPaths, lang: AcousticLang, args: readonly string[]
   }
   decoder.setBeams(LOOP_BEAMS);
   decoder.setPhoneLoop(LOOP_SEARCH);
-  return { decoder, phones, lexicon, wip: decoder.floatOption('-wip'), lw: decoder.floatOption('-lw') };
+  let loopDecoder = decoder;
+  if (loopArgs.length > 0) {
+    // No dictionary: the loop needs only the model's phones (2 MB instead of 30 for English).
+    loopDecoder = SphinxDecoder.create({ hmm: model.acoustic, args: [...args, ...loopArgs] });
+    loopDecoder.setBeams(LOOP_BEAMS);
+    loopDecoder.setPhoneLoop(LOOP_SEARCH);
+  }
+  return { decoder, loopDecoder, phones, lexicon, wip: decoder.floatOption('-wip'), lw: decoder.floatOption('-lw') };
 }
 
 /**
