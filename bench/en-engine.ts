@@ -14,7 +14,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createAcousticBackend, createInThreadBackend } from '../src/acoustic/backend.js';
 import type { AcousticBackend } from '../src/acoustic/types.js';
-import { decoderArgsOf } from '../src/acoustic/sphinx/engine.js';
 import { decodeAudio, type DecodedAudio } from '../src/audio/decode.js';
 import { concatPcm } from '../src/audio/resample.js';
 import { loadConfig } from '../src/config.js';
@@ -27,10 +26,11 @@ import { alignReading } from '../src/en/engine/align.js';
 import { measureSignal } from '../src/en/engine/signal.js';
 import { scoreReading } from '../src/en/engine/score.js';
 import { loadEnglishScoringModel } from '../src/en/scoring-model/model.js';
+import { decoderArgsOption } from '../tools/train-en-so762.js';
 
-// The options value starts with a dash ("-topn 2"), which node's parseArgs refuses to take.
-const option = (name: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
-const decoderArgs = decoderArgsOf('en', option('--decoder-args'), option('--loop-decoder-args'));
+// The speechocean762 tools' parser of --decoder-args and --loop-decoder-args (their values start
+// with a dash, "-topn 2", which node's parseArgs refuses to take).
+const decoderArgs = decoderArgsOption();
 const runs = /^\d+$/.test(process.argv[2] ?? '') ? Number(process.argv[2]) : 7;
 const DATA = path.resolve(import.meta.dirname, '..', '..', 'shared', 'data', 'en');
 const file = path.join(DATA, 'librivox', 'sense_and_sensibility_01_austen_64kb-0870.flac');

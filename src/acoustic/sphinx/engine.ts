@@ -231,7 +231,7 @@ function loadLang(paths: ModelPaths, lang: AcousticLang, args: readonly string[]
   decoder.setPhoneLoop(LOOP_SEARCH);
   let loopDecoder = decoder;
   if (loopArgs.length > 0) {
-    // No dictionary: the loop needs only the model's phones (2 MB instead of 30 for English).
+    // No dictionary: the loop needs only the model's phones.
     loopDecoder = SphinxDecoder.create({ hmm: model.acoustic, args: [...args, ...loopArgs] });
     loopDecoder.setBeams(LOOP_BEAMS);
     loopDecoder.setPhoneLoop(LOOP_SEARCH);
