@@ -23,7 +23,7 @@
  * at (i + 0.5)·hop — so frame indices line up with the 10 ms frames of the aligner.
  */
 import { decimate } from './resample.js';
-import { cmndf, frameCandidates, type Candidates } from './yin.js';
+import { cmndf, frameCandidates, FrameCorrelations, type Candidates } from './yin.js';
 import { viterbiPath } from './pitch-viterbi.js';
 
 export { toSemitones, speakerPitchStats, resampleContour, type SpeakerPitchStats } from './contour.js';
@@ -108,15 +108,18 @@ export function trackPitch(pcm: Int16Array | Float32Array, sampleRate: number, o
   const span = win + maxLag + 2;
   const seg = new Float64Array(span);
   const segSq = new Float64Array(span + 1);
+  const segStart = (i: number) => Math.round(((i + 0.5) * hopMs * fs) / 1000 - (win + maxLag) / 2);
+  const hop = (hopMs * fs) / 1000;
+  const shared = FrameCorrelations.applies(hop, win) ? new FrameCorrelations(x, segStart(0), hop, nFrames, win, maxLag) : null;
   for (let i = 0; i < nFrames; i++) {
     if (rms[i] < gate) continue;
-    const start = Math.round(((i + 0.5) * hopMs * fs) / 1000 - (win + maxLag) / 2);
+    const start = segStart(i);
     for (let k = 0; k < span; k++) {
       const j = start + k;
       seg[k] = j >= 0 && j < x.length ? x[j] : 0;
       segSq[k + 1] = segSq[k] + seg[k] * seg[k];
     }
-    cmndf(seg, segSq, win, maxLag, d);
+    cmndf(seg, segSq, win, maxLag, d, shared?.of(i));
     frameCandidates(d, minLag, maxLag, i, cands);
     let pv = 0;
     for (let c = 0; c < cands.count[i]; c++) pv += cands.prob[i * MAX_CANDIDATES + c];

@@ -41,8 +41,20 @@ export function decimate(x: Float32Array, factor: number): Float32Array {
     let acc = 0;
     const lo = Math.max(0, mid - c);
     const hi = Math.min(h.length, x.length - c + mid);
-    for (let k = lo; k < hi; k++) acc += h[k] * x[c + k - mid];
-    out[o] = acc;
+    // Four partial sums: breaks the add dependency chain (the products are exact in float64).
+    let a1 = 0;
+    let a2 = 0;
+    let a3 = 0;
+    let k = lo;
+    const at = c - mid;
+    for (; k + 3 < hi; k += 4) {
+      acc += h[k] * x[at + k];
+      a1 += h[k + 1] * x[at + k + 1];
+      a2 += h[k + 2] * x[at + k + 2];
+      a3 += h[k + 3] * x[at + k + 3];
+    }
+    for (; k < hi; k++) acc += h[k] * x[at + k];
+    out[o] = acc + a1 + a2 + a3;
   }
   return out;
 }
