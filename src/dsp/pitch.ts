@@ -110,7 +110,8 @@ export function trackPitch(pcm: Int16Array | Float32Array, sampleRate: number, o
   const segSq = new Float64Array(span + 1);
   const segStart = (i: number) => Math.round(((i + 0.5) * hopMs * fs) / 1000 - (win + maxLag) / 2);
   const hop = (hopMs * fs) / 1000;
-  const shared = FrameCorrelations.applies(hop, win) ? new FrameCorrelations(x, segStart(0), hop, nFrames, win, maxLag) : null;
+  const first = segStart(0);
+  const shared = FrameCorrelations.applies(hop, win) ? new FrameCorrelations(x, first, hop, nFrames, win, maxLag) : null;
   for (let i = 0; i < nFrames; i++) {
     if (rms[i] < gate) continue;
     const start = segStart(i);
@@ -119,7 +120,8 @@ export function trackPitch(pcm: Int16Array | Float32Array, sampleRate: number, o
       seg[k] = j >= 0 && j < x.length ? x[j] : 0;
       segSq[k + 1] = segSq[k] + seg[k] * seg[k];
     }
-    cmndf(seg, segSq, win, maxLag, d, shared?.of(i));
+    // A frame whose rounded start is off the shared grid (hops like 12.5 ms) is computed on its own.
+    cmndf(seg, segSq, win, maxLag, d, shared && start === first + i * hop ? shared.of(i) : undefined);
     frameCandidates(d, minLag, maxLag, i, cands);
     let pv = 0;
     for (let c = 0; c < cands.count[i]; c++) pv += cands.prob[i * MAX_CANDIDATES + c];
