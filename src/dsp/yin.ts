@@ -64,8 +64,9 @@ function crossCorrelation(seg: Float64Array, a: number, b: number, win: number):
  * blocks of g = gcd(hop, win) samples on a grid that every frame shares, so the products of
  * each block are summed once and a frame's r(τ) is the sum of its win/g blocks: one product
  * per sample and lag instead of win/hop of them (2.5 with the 25 ms window and 10 ms hop). The
- * sums are grouped differently from cmndf's own loop, so r(τ) can differ in its last bits. Frames are served in chunks of CHUNK_FRAMES, each
- * computed when one of its frames is first asked for (silent frames are never asked).
+ * sums are grouped differently from cmndf's own loop, so r(τ) can differ in its last bits.
+ * Frames are served in chunks of CHUNK_FRAMES, each computed when one of its frames is first
+ * asked for: a chunk of silent frames (never asked) costs nothing.
  */
 export class FrameCorrelations {
   /** Frames per chunk: bounds the buffer (frames × lags) whatever the recording's length. */
