@@ -35,6 +35,12 @@ export interface PitchOptions {
   maxHz?: number;
   /** Frame step in milliseconds (default 10). */
   hopMs?: number;
+  /**
+   * Share cross-correlation products between overlapping frames where the hop allows it
+   * (default true; yin.ts FrameCorrelations). false computes every frame on its own: slower,
+   * the same track, kept so that the two can be compared.
+   */
+  shareFrames?: boolean;
 }
 
 export interface PitchTrack {
@@ -111,7 +117,7 @@ export function trackPitch(pcm: Int16Array | Float32Array, sampleRate: number, o
   const segStart = (i: number) => Math.round(((i + 0.5) * hopMs * fs) / 1000 - (win + maxLag) / 2);
   const hop = (hopMs * fs) / 1000;
   const first = segStart(0);
-  const shared = FrameCorrelations.applies(hop, win) ? new FrameCorrelations(x, first, hop, nFrames, win, maxLag) : null;
+  const shared = opts.shareFrames !== false && FrameCorrelations.applies(hop, win) ? new FrameCorrelations(x, first, hop, nFrames, win, maxLag) : null;
   for (let i = 0; i < nFrames; i++) {
     if (rms[i] < gate) continue;
     const start = segStart(i);

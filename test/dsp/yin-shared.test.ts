@@ -2,11 +2,17 @@
  * The shared cross-correlations of the pitch tracker (FrameCorrelations) against the sum they
  * replace, computed directly over each frame's zero-padded segment: every lag of every frame,
  * including frames whose segment reaches past either end of the signal and frames on both
- * sides of a chunk boundary.
+ * sides of a chunk boundary; and the whole tracker on real recordings with the shared sums and
+ * with per-frame ones.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { decodeAudio } from '../../src/audio/decode.js';
+import { trackPitch } from '../../src/dsp/pitch.js';
 import { FrameCorrelations } from '../../src/dsp/yin.js';
+import { SHARED_DATA_DIR } from '../helpers/app.js';
 
 /** A voiced-like signal with noise, so that no lag's sum is trivially zero. */
 function signal(n: number): Float32Array {
@@ -49,4 +55,20 @@ test('a hop that is not a whole number of samples, or shares no block with the w
   assert.equal(FrameCorrelations.applies(110.25, 276), false);
   assert.equal(FrameCorrelations.applies(81, 200), false);
   assert.equal(FrameCorrelations.applies(80, 200), true);
+});
+
+test('on real recordings the tracker gives the same F0 and voicing with shared and with per-frame sums', async () => {
+  const files = [
+    ...fs.readdirSync(path.join(SHARED_DATA_DIR, 'zh', 'aishell-s0150'), { recursive: true }).map(String).filter((f) => f.endsWith('.flac')).sort().slice(0, 4).map((f) => path.join(SHARED_DATA_DIR, 'zh', 'aishell-s0150', f)),
+    ...fs.readdirSync(path.join(SHARED_DATA_DIR, 'en', 'harvard')).filter((f) => f.endsWith('.flac') || f.endsWith('.wav')).sort().slice(0, 2).map((f) => path.join(SHARED_DATA_DIR, 'en', 'harvard', f)),
+    path.join(SHARED_DATA_DIR, 'en', 'librivox', 'sense_and_sensibility_01_austen_64kb-0870.flac'),
+  ];
+  for (const file of files) {
+    const { pcm, sampleRate } = await decodeAudio(fs.readFileSync(file));
+    const shared = trackPitch(pcm, sampleRate);
+    const own = trackPitch(pcm, sampleRate, { shareFrames: false });
+    assert.ok(shared.f0.some((f) => f > 0), `${path.basename(file)}: voiced frames expected`);
+    assert.deepEqual(shared.f0, own.f0, `${path.basename(file)}: F0`);
+    assert.deepEqual(shared.voicing, own.voicing, `${path.basename(file)}: voicing`);
+  }
 });
