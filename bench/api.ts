@@ -287,7 +287,7 @@ async function compatWsRound(wsBase: string, token: string, s: Sample, wordEnds:
 /** End time (ms into the audio) of every reference word of the compat tracker, from a forced alignment. */
 async function alignedWordEnds(backend: AcousticBackend, s: Sample): Promise<(number | null)[]> {
   const { config } = compatToConfig(s.compatKind, { refText: s.text, language: s.language });
-  const ref = referenceWords(config, backend);
+  const ref = await referenceWords(config, backend);
   const aligned = await backend.align(ref.lang, s.pcm, { slots: ref.units.map((u) => ({ alternatives: [u] })) });
   if (!aligned.ok) throw new Error(`forced alignment of ${s.name} failed: ${aligned.reason}`);
   const ends = aligned.units.filter((u) => u.slot >= 0).map((u) => u.endFrame * 10);

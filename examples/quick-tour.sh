@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A tour of the HTTP interfaces against a running Kouyu (npm start), using only curl, openssl
 # and node. Creates a key, synthesises a model reading, evaluates it natively and through
-# the compat protocol, looks the record up again, and lists the day's usage.
+# the compat protocol, looks the record up again, lists the day's usage, and evaluates it
+# again in real time on both WebSocket channels (examples/ws-evaluate.mjs, ws-compat.mjs).
 #   KOUYU_URL   service address (default http://localhost:8080)
 # Run from the repository (the admin command shares the server's data directory).
 set -euo pipefail
@@ -49,4 +50,7 @@ curl -sf "$URL/api/v1/console/usage" -H "Authorization: Bearer $TOKEN" | json 'J
 
 echo "# 7. real-time evaluation over WebSocket (Node)"
 KOUYU_WS=${URL/http/ws} node examples/ws-evaluate.mjs "$TOKEN" "$work/reading.wav" "我们明天去银行办事。" zh-CN
+
+echo "# 8. legacy-protocol real time with live feedback (Node, signed handshake)"
+KOUYU_WS=${URL/http/ws} node examples/ws-compat.mjs "$APP_KEY" "$SECRET" "$work/reading.wav" "我们明天去银行办事。" sent.eval.cn
 echo "# done"

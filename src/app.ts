@@ -124,7 +124,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     service: evaluation,
     gateway,
     idleMs: options.wsIdleMs,
-    interim: (cfg, tokenId) => (cfg.coreType === 'open' ? null : createInterimTracker(speech.acoustic(), cfg, tokenId)),
+    interim: (cfg, tokenId, compat) => (cfg.coreType === 'open' ? null : createInterimTracker(speech.acoustic(), cfg, tokenId, compat)),
   });
 
   await registerStorageRoutes(app); // login, console usage, report lookup

@@ -29,6 +29,11 @@ export interface LlmConfig {
 export interface Config {
   port: number;
   host: string;
+  /**
+   * Public base URL of the service (KOUYU_PUBLIC_BASE_URL, e.g. https://kouyu.example.com),
+   * used for absolute download addresses (compat `audioUrl`); null: taken from each request.
+   */
+  publicBaseUrl: string | null;
   dataDir: string;
   modelsDir: string;
   /** PostgreSQL connection string; null selects the embedded SQLite file under dataDir. */
@@ -76,6 +81,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   return {
     port: int(env, 'PORT', 8080),
     host: str(env, 'HOST') ?? '0.0.0.0',
+    publicBaseUrl: baseUrl(env, 'KOUYU_PUBLIC_BASE_URL'),
     dataDir,
     modelsDir,
     databaseUrl: str(env, 'DATABASE_URL'),
@@ -100,6 +106,22 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     },
     secretKey: masterKey(env, 'KOUYU_SECRET_KEY'),
   };
+}
+
+/** An http(s) URL without query or fragment, returned without its trailing slash. */
+function baseUrl(env: Env, name: string): string | null {
+  const raw = str(env, name);
+  if (raw === null) return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`${name} must be an http or https URL, got "${raw}"`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash) {
+    throw new Error(`${name} must be an http or https URL without query or fragment, got "${raw}"`);
+  }
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }
 
 // --- Storage section ---------------------------------------------------------------------

@@ -2,12 +2,13 @@
  * The legacy protocol's form parameters (spec "POST /{coreType} (compat evaluation)") mapped
  * onto the native EvaluationConfig, so both layers share one validation and one service.
  */
-import { invalid } from '../errors.js';
-import { MAX_KEY_POINTS, parseEvaluationConfig, type CoreType, type EvaluationConfig } from './config.js';
+import { ApiError, ERRORS, invalid } from '../errors.js';
+import { LANGUAGES, MAX_KEY_POINTS, NATIVE_CORE_TYPES, parseEvaluationConfig, type CoreType, type EvaluationConfig } from './config.js';
 import type { CompatOptions } from './types.js';
 
 interface CompatKind {
   coreType: CoreType;
+  /** The one language family of the kind: `.cn` and `pinyin` Chinese, the others English. */
   chinese: boolean;
   adaptive: boolean;
 }
@@ -27,8 +28,17 @@ export const COMPAT_KINDS: Record<string, CompatKind> = {
   'open.eval.cn': { coreType: 'open', chinese: true, adaptive: false },
 };
 
+/** Whether `kind` names a compat kind: the compat path family (`POST /{coreType}`, `WS /{coreType}`). */
 export function isCompatKind(kind: string): boolean {
   return Object.hasOwn(COMPAT_KINDS, kind);
+}
+
+/**
+ * Whether `kind` is a compat name that is not also a native kind: these, and only these, are
+ * 404 `Unknown coreType` at the native endpoints (`pinyin` is both and stays valid there).
+ */
+export function isCompatOnlyKind(kind: string): boolean {
+  return isCompatKind(kind) && !(NATIVE_CORE_TYPES as readonly string[]).includes(kind);
 }
 
 /**
@@ -53,50 +63,118 @@ export function compatParams(fields: Record<string, string>): Record<string, str
   return params;
 }
 
+type Read = 'string' | 'number' | 'int' | 'flag';
+
+/**
+ * The one mapping of compat parts onto native config fields. It builds the native object and
+ * names the compat part in every validation message of the native parser (`refText longer
+ * than 1000 characters`, `paragraph_need_word_score must be one of 0, 1`).
+ */
+const FIELD_MAP: ReadonlyArray<{ native: string; compat: string; read: Read }> = [
+  { native: 'referenceText', compat: 'refText', read: 'string' },
+  { native: 'refPinyin', compat: 'refPinyin', read: 'string' },
+  { native: 'agegroup', compat: 'agegroup', read: 'int' },
+  { native: 'gradeBand', compat: 'gradeBand', read: 'int' },
+  { native: 'scale', compat: 'scale', read: 'number' },
+  { native: 'precision', compat: 'precision', read: 'number' },
+  { native: 'slack', compat: 'slack', read: 'number' },
+  { native: 'paragraphNeedWordScore', compat: 'paragraph_need_word_score', read: 'int' },
+  { native: 'phonemeOutput', compat: 'phoneme_output', read: 'flag' },
+  { native: 'genre', compat: 'genre', read: 'string' },
+  { native: 'targetEmotion', compat: 'targetEmotion', read: 'string' },
+  { native: 'idempotencyKey', compat: 'idempotencyKey', read: 'string' },
+];
+
+/** Native names of every mapped field; `keyPoints` is built from `keypoints` and `keywords`. */
+const COMPAT_LABELS: Record<string, string> = {
+  keyPoints: 'keypoints',
+  ...Object.fromEntries(FIELD_MAP.map((f) => [f.native, f.compat])),
+};
+
+/** The compat name of a native config field, for messages. */
+export function compatLabel(nativeField: string): string {
+  return COMPAT_LABELS[nativeField] ?? nativeField;
+}
+
+const NATIVE_NAMES = new RegExp(`\\b(${Object.keys(COMPAT_LABELS).filter((k) => COMPAT_LABELS[k] !== k).join('|')})\\b`, 'g');
+
+/**
+ * A 40001 raised below the config parser (the engines' text checks, e.g. "referenceText has no
+ * readable Chinese characters") renamed with the same mapping for a compat caller.
+ */
+export function asCompatError(err: unknown): unknown {
+  if (!(err instanceof ApiError) || err.code !== ERRORS.VALIDATION.code) return err;
+  const message = err.message.replace(NATIVE_NAMES, (name) => compatLabel(name));
+  return message === err.message ? err : new ApiError('VALIDATION', message, err.headers);
+}
+
 export function compatToConfig(kindName: string, fields: Record<string, string>): { config: EvaluationConfig; compat: CompatOptions } {
   const kind = COMPAT_KINDS[kindName];
   const p = compatParams(fields);
   if (!p.refText) throw invalid(kind.coreType === 'open' ? 'missing refText (the question or reference answers)' : 'missing refText');
   if (kind.coreType === 'pinyin' && !p.refPinyin) throw invalid('refPinyin is required for the pinyin kind');
-  const native: Record<string, unknown> = {
-    coreType: kind.coreType,
-    referenceText: p.refText,
-    language: p.language || defaultLanguage(kind, p.dict_dialect),
-    refPinyin: p.refPinyin,
-    agegroup: optionalInt(p, 'agegroup'),
-    gradeBand: optionalInt(p, 'gradeBand'),
-    scale: optionalNumber(p, 'scale'),
-    precision: optionalNumber(p, 'precision'),
-    slack: optionalNumber(p, 'slack'),
-    paragraphNeedWordScore: optionalInt(p, 'paragraph_need_word_score'),
-    phonemeOutput: flag(p, 'phoneme_output', true),
-    genre: p.genre,
-    targetEmotion: p.targetEmotion,
-    idempotencyKey: p.idempotencyKey,
-  };
+  const dialect = dictDialect(p.dict_dialect);
+  const native: Record<string, unknown> = { coreType: kind.coreType, language: kindLanguage(kindName, kind, p.language, dialect) };
+  for (const f of FIELD_MAP) native[f.native] = read(p, f.compat, f.read);
   if (kind.coreType === 'open') {
     native.taskType = p.taskType || taskTypeFromQType(p.qType);
     native.keyPoints = compatKeyPoints(p);
   }
   return {
-    config: parseEvaluationConfig(native),
+    config: parseEvaluationConfig(native, { label: compatLabel }),
     compat: {
       kind: kindName,
-      readtypeDiagnosis: flag(p, 'readtype_diagnosis', false),
+      // `.pro` turns readtype diagnosis on by default; an explicit readtype_diagnosis=0 wins.
+      readtypeDiagnosis: flag(p, 'readtype_diagnosis', kind.adaptive),
       attachAudioUrl: flag(p, 'attachAudioUrl', false),
       timing: flag(p, 'timing', false),
-      adaptive: kind.adaptive,
+      // `.pro` accepts British and American variants together, unless dict_dialect pins one.
+      adaptive: kind.adaptive && dialect === null,
       lexicon: customLexicon(p),
       outputRawText: flag(p, 'output_rawtext', false),
     },
   };
 }
 
-function defaultLanguage(kind: CompatKind, dialect: string | undefined): string {
-  if (kind.chinese) return 'zh-CN';
-  if (dialect === undefined || dialect === '' || dialect === 'en_us') return 'en-US';
-  if (dialect === 'en_br') return 'en-GB';
-  throw invalid('dict_dialect must be en_br or en_us');
+/** `dict_dialect`: en_br or en_us, else 40001; null when absent. */
+function dictDialect(raw: string | undefined): 'en-GB' | 'en-US' | null {
+  if (raw === undefined || raw === '') return null;
+  if (raw === 'en_br') return 'en-GB';
+  if (raw === 'en_us') return 'en-US';
+  throw invalid(`dict_dialect must be en_br or en_us (got "${raw}")`);
+}
+
+/**
+ * The language of a compat call, tied to its kind (spec: `.cn` = Chinese). `language` says
+ * which language and must agree with the kind (40001 naming both otherwise); absent, it is the
+ * kind's own. For the English kinds `dict_dialect` says which dialect's dictionary: en_br gives
+ * en-GB and en_us en-US whatever English `language` says; without it `language` decides
+ * (en-US by default). Chinese kinds accept dict_dialect and ignore it.
+ */
+function kindLanguage(kindName: string, kind: CompatKind, language: string | undefined, dialect: 'en-GB' | 'en-US' | null): string {
+  const sent = language === undefined || language === '' ? null : language;
+  if (sent !== null && !(LANGUAGES as readonly string[]).includes(sent)) {
+    throw invalid(`language must be one of ${LANGUAGES.join(', ')} (got "${sent}")`);
+  }
+  if (kind.chinese) {
+    if (sent !== null && sent !== 'zh-CN') throw invalid(`coreType ${kindName} is Chinese; language ${sent} does not match it (use zh-CN or leave language out)`);
+    return 'zh-CN';
+  }
+  if (sent === 'zh-CN') throw invalid(`coreType ${kindName} is English; language ${sent} does not match it (use en-US or en-GB, or leave language out)`);
+  return dialect ?? sent ?? 'en-US';
+}
+
+function read(p: Record<string, string>, name: string, how: Read): unknown {
+  switch (how) {
+    case 'string':
+      return p[name];
+    case 'number':
+      return optionalNumber(p, name);
+    case 'int':
+      return optionalInt(p, name);
+    case 'flag':
+      return p[name] === undefined || p[name] === '' ? undefined : flag(p, name, false);
+  }
 }
 
 function optionalNumber(p: Record<string, string>, name: string): number | undefined {
@@ -113,7 +191,8 @@ function optionalInt(p: Record<string, string>, name: string): number | undefine
   return value;
 }
 
-function flag(p: Record<string, string>, name: string, fallback: boolean): boolean {
+/** A 0/1 compat switch ('true'/'false' too); empty or absent gives `fallback`, anything else 40001. */
+export function flag(p: Record<string, string>, name: string, fallback: boolean): boolean {
   const raw = p[name];
   if (raw === undefined || raw === '') return fallback;
   if (raw === '1' || raw === 'true') return true;

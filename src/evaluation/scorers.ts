@@ -48,13 +48,12 @@ export function createScorers(speech: SpeechServices, modelsDir: string): Scorer
       const stages: Record<string, number> = {};
       const engine = await english();
       // `.pro` adaptive variants accept the speaker's own variety: British variants are added
-      // beside the American ones (the en-GB lexicon keeps both), and readtype diagnosis is on.
+      // beside the American ones (the en-GB lexicon keeps both). Their readtype-diagnosis
+      // default is settled in compat.ts, where an explicit readtype_diagnosis=0 wins.
       const engineConfig: EvaluationConfig = compat?.adaptive ? { ...config, language: 'en-GB' } : config;
       const custom = compat?.lexicon ?? {};
       const assessment = await timed(stages, 'assess', () => engine.assess(engineConfig, audio, { customPronunciations: custom }));
-      const body = presentReadAloud({ ...assessment, language: config.language }, config, {
-        readtypeDiagnosis: compat?.readtypeDiagnosis || compat?.adaptive,
-      });
+      const body = presentReadAloud({ ...assessment, language: config.language }, config, { readtypeDiagnosis: compat?.readtypeDiagnosis });
       return { ...body, assessment, engineStages: stages } satisfies ScoredEvaluation;
     },
   };

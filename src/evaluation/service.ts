@@ -1,8 +1,12 @@
 /**
  * The evaluation service: one flow for every transport.
- *   decode audio → (compat) minimum length → scorer for the kind → report → standard audio
- *   → record + usage + charge in one transaction → bare response.
- * Failures before the commit write nothing and meter nothing (spec, Metering).
+ *   decode audio → (compat) minimum length → scorer for the kind → standard audio → kept
+ *   recording → report → record + usage + charge in one transaction → bare response.
+ * Failures before the commit write nothing and meter nothing (spec, Metering). The report comes
+ * last before the commit because writing it may spend a unit of the trial tier's daily
+ * AI-report cap (42902): a call that fails at any earlier step spends nothing. Compat calls
+ * keep the deterministic template report in the record (report lookup works for them) and
+ * never call the model or touch the cap, since the compat result carries no report.
  * The real-time channels may hand in an early scoring of the round (ws/early.ts): the scorer
  * already ran on the audio up to the reader's endpoint, and the rest of the upload was silence.
  * Every other step runs on the whole upload as usual.
@@ -15,8 +19,9 @@ import { ApiError } from '../errors.js';
 import { evaluationUsage } from '../metering/meters.js';
 import { randomId } from '../storage/ids.js';
 import type { Storage } from '../storage/types.js';
+import { asCompatError } from './compat.js';
 import type { EvaluationConfig } from './config.js';
-import type { BareEvaluationResponse, CompatOptions, EvaluationInput, EvaluationOutput, EvaluationService } from './types.js';
+import type { BareEvaluationResponse, CompatOptions, EvaluationInput, EvaluationOutput, EvaluationService, EvaluationTimings } from './types.js';
 
 /** The current scoring standard (spec Versioning). */
 export const RUBRIC_VERSION = 'v20260705a';
@@ -46,10 +51,17 @@ export interface KindScorer {
 /** Finds the scorer of a task, or null when that kind is not available in this build. */
 export type ScorerRegistry = (config: EvaluationConfig) => KindScorer | null;
 
+export interface WriteOptions {
+  /** false: the deterministic template report, without the model and outside the AI-report cap. */
+  model?: boolean;
+}
+
 export interface ReportWriter {
-  write(scored: ScoredEvaluation, config: EvaluationConfig, input: EvaluationInput): Promise<Record<string, unknown> | null>;
-  /** Refuses before any work when the report could not be written (e.g. 42902); optional. */
+  write(scored: ScoredEvaluation, config: EvaluationConfig, input: EvaluationInput, options?: WriteOptions): Promise<Record<string, unknown> | null>;
+  /** Spends this call's unit of a report cap, or refuses (e.g. 42902); optional. */
   checkReportQuota?(principal: EvaluationInput['principal'], config: EvaluationConfig, input: EvaluationInput): Promise<void>;
+  /** Refuses before any work when the cap is already used up, spending nothing; optional. */
+  refuseOverReportCap?(principal: EvaluationInput['principal'], config: EvaluationConfig): Promise<void>;
 }
 
 export interface StandardAudioProvider {
@@ -101,8 +113,14 @@ export function createEvaluationService(deps: EvaluationServiceDeps): Evaluation
     async evaluate(input: EvaluationInput): Promise<EvaluationOutput> {
       const { config, compat, principal } = input;
       const started = performance.now();
+      // HTTP: `receivedAt` was taken when the request arrived (before upload parsing and
+      // authentication), so the total counts from there. Real time: `receivedAt` is the start
+      // frame and the recording follows; the total counts from the end of the recording.
+      const beforeService = input.channel.endsWith('-http') ? Math.max(0, Date.now() - input.receivedAt) : 0;
       const stages: Record<string, number> = {};
-      if (config.includeReport) await timed(stages, 'reportQuota', async () => deps.reports?.checkReportQuota?.(principal, config, input));
+      // A caller whose AI reports are used up for the day is refused before the engine runs;
+      // the unit itself is spent only when the report is written (below).
+      if (config.includeReport && !compat) await timed(stages, 'reportQuota', async () => deps.reports?.refuseOverReportCap?.(principal, config));
       const audio = input.decoded ?? (await timed(stages, 'decode', () => decode(input.audio)));
       if (input.channel.startsWith('compat')) {
         const tooShort = minDurationError(audio, 1);
@@ -114,7 +132,9 @@ export function createEvaluationService(deps: EvaluationServiceDeps): Evaluation
       }
 
       const engineStart = performance.now();
-      const scored = input.early?.scored ?? (await asOneRequest(() => scorer.score({ config, audio, compat })));
+      const scored = input.early?.scored ?? (await asOneRequest(() => scorer.score({ config, audio, compat })).catch((err: unknown) => {
+        throw compat ? asCompatError(err) : err;
+      }));
       const engineMs = performance.now() - engineStart;
 
       // Compat `output_rawtext=1`: the reference text exactly as sent, beside the scores.
@@ -122,10 +142,6 @@ export function createEvaluationService(deps: EvaluationServiceDeps): Evaluation
       const recordId = randomId(RECORD_PREFIX[config.coreType] ?? 'eval_');
       const response: BareEvaluationResponse = { recordId, eof: 1, result: scored.result, warnings: [...scored.warnings] };
       if (audio.lowSampleRate) response.warnings.push({ code: LOW_SAMPLE_RATE_CODE, message: LOW_SAMPLE_RATE_WARNING });
-      if (config.includeReport && deps.reports) {
-        const report = await timed(stages, 'report', () => deps.reports!.write(scored, config, input));
-        if (report) response.report = report;
-      }
       if (config.includeAsrText && scored.asrText) response.asrText = scored.asrText;
       if (config.includeStandardAudio && deps.standardAudio) {
         response.standardAudio = await timed(stages, 'standardAudio', () => deps.standardAudio!.create(config, scored));
@@ -133,19 +149,9 @@ export function createEvaluationService(deps: EvaluationServiceDeps): Evaluation
       if (compat?.attachAudioUrl && deps.recordings) {
         response.audioUrl = await timed(stages, 'recording', () => deps.recordings!.save(recordId, input.audio, audio.source.format));
       }
-      const beforeCommit = performance.now() - started;
-      const timings = { totalMs: beforeCommit, engineMs, platformMs: Math.max(0, beforeCommit - engineMs), engineStages: scored.engineStages, platformStages: stages };
-      if (compat?.timing) {
-        response.timing = {
-          receivedAt: input.receivedAt,
-          totalMs: Math.round(beforeCommit),
-          engineMs: Math.round(engineMs),
-          platformMs: Math.round(timings.platformMs),
-          engineStages: scored.engineStages,
-          platformStages: { ...stages },
-          audioBytes: input.audio.length,
-          ...(input.early ? { earlyScoredAudioMs: Math.round(input.early.audioMs) } : {}),
-        };
+      if (config.includeReport && deps.reports) {
+        const report = await timed(stages, 'report', () => deps.reports!.write(scored, config, input, { model: !compat }));
+        if (report) response.report = report;
       }
 
       const committed = await timed(stages, 'commit', () =>
@@ -156,8 +162,28 @@ export function createEvaluationService(deps: EvaluationServiceDeps): Evaluation
         }),
       );
       if (!committed) throw new ApiError('QUOTA_EXHAUSTED');
-      timings.totalMs = performance.now() - started;
-      timings.platformMs = Math.max(0, timings.totalMs - engineMs);
+      // Measured once, after the commit: the body's `timing` and the Server-Timing header
+      // carry the same numbers.
+      const totalMs = Math.round(beforeService + performance.now() - started);
+      const timings: EvaluationTimings = {
+        totalMs,
+        engineMs: Math.round(engineMs),
+        platformMs: Math.max(0, totalMs - Math.round(engineMs)),
+        engineStages: scored.engineStages,
+        platformStages: stages,
+      };
+      if (compat?.timing) {
+        response.timing = {
+          receivedAt: input.receivedAt,
+          totalMs: timings.totalMs,
+          engineMs: timings.engineMs,
+          platformMs: timings.platformMs,
+          engineStages: scored.engineStages,
+          platformStages: { ...stages },
+          audioBytes: input.audio.length,
+          ...(input.early ? { earlyScoredAudioMs: Math.round(input.early.audioMs) } : {}),
+        };
+      }
       return { response, timings };
     },
   };

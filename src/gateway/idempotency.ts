@@ -40,8 +40,9 @@ export type Admission =
   | { kind: 'proceed'; finish(response: StoredResponse): Promise<void>; abandon(): Promise<void> }
   | { kind: 'replay'; response: StoredResponse };
 
-export function validateIdempotencyKey(key: string): void {
-  if (!IDEMPOTENCY_KEY_PATTERN.test(key)) throw invalid('Idempotency-Key must be 1-200 visible ASCII characters');
+/** 40001 unless `key` is 1-200 visible ASCII characters; `field` names where it came from. */
+export function validateIdempotencyKey(key: string, field = 'Idempotency-Key'): void {
+  if (!IDEMPOTENCY_KEY_PATTERN.test(key)) throw invalid(`${field} must be 1-200 visible ASCII characters`);
 }
 
 export class IdempotencyGuard {

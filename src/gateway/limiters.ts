@@ -11,6 +11,8 @@ export type LimitOutcome = { ok: true } | { ok: false; retryAfterSeconds: number
 export interface LimitBackend {
   /** Takes one point from `key` in a window of `durationSeconds` holding `points`. */
   consume(name: string, key: string, points: number, durationSeconds: number): Promise<LimitOutcome>;
+  /** What `consume` would answer now, without taking a point. */
+  peek(name: string, key: string, points: number, durationSeconds: number): Promise<LimitOutcome>;
   /** Takes a concurrency slot; resolves to a release function, or null when `limit` are in use. */
   acquire(key: string, limit: number): Promise<(() => Promise<void>) | null>;
   close(): Promise<void>;
@@ -43,6 +45,12 @@ export function createLimitBackend(redis: Redis | null): LimitBackend {
         if (err instanceof RateLimiterRes) return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(err.msBeforeNext / 1000)) };
         throw err;
       }
+    },
+
+    async peek(name, key, points, durationSeconds) {
+      const state = await limiterFor(name, points, durationSeconds).get(key);
+      if (!state || state.consumedPoints < points) return { ok: true };
+      return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(state.msBeforeNext / 1000)) };
     },
 
     async acquire(key, limit) {

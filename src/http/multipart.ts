@@ -62,6 +62,15 @@ export function registerMultipart(app: FastifyInstance): void {
 
 /** Text parts whose name says they are text even when sent with a filename. */
 const TEXT_PART_NAMES = new Set(['config', 'request']);
+/**
+ * File parts whose name says they are files even when sent without a filename (busboy's
+ * default treats a part as a file only with a filename or as application/octet-stream).
+ */
+const FILE_PART_NAMES = new Set(['audio', 'image']);
+
+function isPartAFile(name: string | undefined, contentType: string | undefined, filename: string | undefined): boolean {
+  return FILE_PART_NAMES.has(name ?? '') || filename !== undefined || contentType === 'application/octet-stream';
+}
 
 function parseMultipart(request: FastifyRequest, stream: NodeJS.ReadableStream): Promise<MultipartBody> {
   return new Promise((resolve, reject) => {
@@ -70,6 +79,7 @@ function parseMultipart(request: FastifyRequest, stream: NodeJS.ReadableStream):
       busboy = new Busboy({
         headers: request.headers as BusboyHeaders,
         limits: { fileSize: MAX_FILE_BYTES, fieldSize: MAX_FIELD_BYTES, parts: MAX_PARTS },
+        isPartAFile,
       });
     } catch {
       reject(invalid('malformed multipart/form-data request (missing boundary)'));
@@ -87,7 +97,7 @@ function parseMultipart(request: FastifyRequest, stream: NodeJS.ReadableStream):
       if (valueTruncated) fail(invalid(`form field "${name}" is larger than ${MAX_FIELD_BYTES} bytes`));
       fields.push({ name, value, mimetype: mimetype || 'text/plain' });
     });
-    busboy.on('file', (name: string, file: NodeJS.ReadableStream, filename: string, _encoding: string, mimetype: string) => {
+    busboy.on('file', (name: string, file: NodeJS.ReadableStream, filename: string | undefined, _encoding: string, mimetype: string) => {
       const chunks: Buffer[] = [];
       let truncated = false;
       file.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -103,7 +113,7 @@ function parseMultipart(request: FastifyRequest, stream: NodeJS.ReadableStream):
             if (TEXT_PART_NAMES.has(name)) {
               fields.push({ name, value: data.toString('utf8'), mimetype: mimetype || 'application/octet-stream', filename });
             } else {
-              files.push({ name, filename, mimetype: mimetype || 'application/octet-stream', data });
+              files.push({ name, filename: filename ?? '', mimetype: mimetype || 'application/octet-stream', data });
             }
             done();
           }),

@@ -4,14 +4,17 @@
  * failure (source `template-fallback`).
  *
  * Trial-tier cap of AI reports (spec 42902): counted per tenant per Beijing day, only when the
- * model path is configured (template reports are not AI reports and are never capped). The
- * check runs before anything is committed, so a refused call writes no record and meters
- * nothing: `write` checks by itself, and the service may call `checkReportQuota` before scoring
- * to refuse without spending engine time; an input is counted once either way.
+ * model path is configured (template reports are not AI reports and are never capped). A unit
+ * is spent by `checkReportQuota`, or by `write` when it was not called for this input (an input
+ * is counted once either way). The service spends it after everything else of the evaluation
+ * has succeeded and before the model is called, so a call that fails earlier spends nothing,
+ * and a refused call writes no record and meters nothing.
+ * `write(…, { model: false })` writes the deterministic template report: no model call, no cap
+ * (the compat layer keeps such a report in the record and never returns it).
  *
  * @example
  *   const reports = createReportWriter({ llm: config.llm, limitBackend, trialDailyAiReports: config.limits.trialDailyAiReports });
- *   await reports.checkReportQuota(input.principal, input.config, input); // optional, before scoring
+ *   await reports.checkReportQuota(input.principal, input.config, input); // optional: spends the unit
  *   const report = await reports.write(scored, input.config, input);
  */
 import type { Assessment } from '../assessment/types.js';
@@ -19,7 +22,7 @@ import type { Principal } from '../auth/types.js';
 import type { LlmConfig } from '../config.js';
 import { ApiError } from '../errors.js';
 import type { EvaluationConfig } from '../evaluation/config.js';
-import type { ReportWriter, ScoredEvaluation } from '../evaluation/service.js';
+import type { ReportWriter, ScoredEvaluation, WriteOptions } from '../evaluation/service.js';
 import type { EvaluationInput } from '../evaluation/types.js';
 import type { LimitBackend } from '../gateway/limiters.js';
 import { beijingDay, msUntilNextBeijingDay } from '../storage/day.js';
@@ -58,13 +61,24 @@ export function createReportWriter(deps: ReportWriterDeps): KouyuReportWriter {
   const counted = new WeakSet<object>();
   const modelOn = () => deps.llm.baseUrl !== null && deps.llm.baseUrl !== '';
 
+  const capped = (principal: Principal, config: EvaluationConfig) => modelOn() && config.includeReport && principal.tier === 'trial';
+  const capKey = (principal: Principal, t: number) => `${principal.tenantId}:${beijingDay(t)}`;
+  const refuse = (t: number) => new ApiError('AI_REPORT_CAP', undefined, { 'Retry-After': String(Math.ceil(msUntilNextBeijingDay(t) / 1000)) });
+
   async function checkReportQuota(principal: Principal, config: EvaluationConfig, input?: EvaluationInput): Promise<void> {
-    if (!modelOn() || !config.includeReport || principal.tier !== 'trial') return;
+    if (!capped(principal, config)) return;
     if (input && counted.has(input)) return;
     const t = now();
-    const outcome = await deps.limitBackend.consume(CAP_NAME, `${principal.tenantId}:${beijingDay(t)}`, deps.trialDailyAiReports, CAP_WINDOW_SECONDS);
+    const outcome = await deps.limitBackend.consume(CAP_NAME, capKey(principal, t), deps.trialDailyAiReports, CAP_WINDOW_SECONDS);
     if (input) counted.add(input);
-    if (!outcome.ok) throw new ApiError('AI_REPORT_CAP', undefined, { 'Retry-After': String(Math.ceil(msUntilNextBeijingDay(t) / 1000)) });
+    if (!outcome.ok) throw refuse(t);
+  }
+
+  async function refuseOverReportCap(principal: Principal, config: EvaluationConfig): Promise<void> {
+    if (!capped(principal, config)) return;
+    const t = now();
+    const outcome = await deps.limitBackend.peek(CAP_NAME, capKey(principal, t), deps.trialDailyAiReports, CAP_WINDOW_SECONDS);
+    if (!outcome.ok) throw refuse(t);
   }
 
   async function writeAssessment(a: Assessment, config: EvaluationConfig): Promise<Report> {
@@ -91,10 +105,15 @@ export function createReportWriter(deps: ReportWriterDeps): KouyuReportWriter {
 
   return {
     checkReportQuota,
+    refuseOverReportCap,
     writeAssessment,
-    async write(scored: ScoredEvaluation, config: EvaluationConfig, input: EvaluationInput) {
+    async write(scored: ScoredEvaluation, config: EvaluationConfig, input: EvaluationInput, options: WriteOptions = {}) {
       // Kinds without a read-aloud assessment (open, connected) have no report from this writer.
       if (!isAssessment(scored.assessment)) return null;
+      if (options.model === false) {
+        const a = scored.assessment;
+        return templateReport(a, buildEvidence(a, config), voiceFromSlots(config.reportSlots, config.language), config) as unknown as Record<string, unknown>;
+      }
       await checkReportQuota(input.principal, config, input);
       return (await writeAssessment(scored.assessment, config)) as unknown as Record<string, unknown>;
     },

@@ -97,7 +97,8 @@ test('compat HTTP: signed form, timing, attachAudioUrl download, readtype diagno
   for (const key of ['receivedAt', 'totalMs', 'engineMs', 'platformMs', 'engineStages', 'audioBytes']) assert.ok(key in body.timing, key);
   assert.equal(body.timing.audioBytes, zh.wav.length);
   assert.ok(res.headers.get('server-timing'));
-  const download = await fetch(`http://${base}${body.audioUrl}`);
+  assert.match(body.audioUrl, new RegExp(`^http://${base.replace(/\./g, '\\.')}/compat/audio/`), 'an absolute address, from the request Host');
+  const download = await fetch(body.audioUrl);
   assert.equal(download.status, 200);
   assert.equal(Buffer.from(await download.arrayBuffer()).compare(zh.wav), 0);
 });

@@ -81,6 +81,9 @@ test('compat POST /{coreType}: signature only, unknown kinds 404, form errors 40
     ['sent.eval', { refText: 'hi', request: '[1,2]' }, /request must be a JSON object/],
     ['open.eval.cn', { refText: '题目', keypoints: JSON.stringify(Array.from({ length: 15 }, (_, i) => `k${i}`)), keywords: 'a|b|c|d|e|f' }, /at most 20/],
     ['sent.eval', { refText: 'hi', customized_pron: 'nocolon' }, /customized_pron/],
+    ['sent.eval.cn', { refText: '你好', language: 'en-US' }, /sent\.eval\.cn.*en-US/],
+    ['para.eval', { refText: 'hi', paragraph_need_word_score: '2' }, /^paragraph_need_word_score must be one of 0, 1/],
+    ['sent.eval', { refText: 'a'.repeat(1001) }, /^refText longer than 1000 characters$/],
   ];
   for (const [kind, fields, message] of cases) {
     const res = await send(kind, fields);

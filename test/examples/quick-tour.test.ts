@@ -1,7 +1,7 @@
 /**
- * The README's tour runs as written against the built service started with `npm start`'s
- * entry point: real process, real port, real speech models. Also checks the graceful exit on
- * SIGTERM. Needs the build from `npm run setup`.
+ * The README's tour, its HTTP steps and both WebSocket examples, runs as written against the
+ * built service started with `npm start`'s entry point: real process, real port, real speech
+ * models. Also checks the graceful exit on SIGTERM. Needs the build from `npm run setup`.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -47,6 +47,9 @@ test('examples/quick-tour.sh runs against the started service, which then exits 
   assert.match(tour.stdout, /compat overall \d+/);
   assert.match(tour.stdout, /recordId eval_\S+, overall \d+/);
   assert.match(tour.stdout, /"evaluation.calls":2/);
+  // examples/ws-compat.mjs: intermediate results while the reading streams, then the final.
+  assert.match(tour.stdout, /interim read \d+\/9: \S+:(100|0)/);
+  assert.match(tour.stdout, /compat ws recordId eval_\S+, overall \d+/);
 
   server.kill('SIGTERM');
   assert.equal(await exited, 0);

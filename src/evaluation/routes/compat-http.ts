@@ -3,10 +3,13 @@
  * evaluation)"). Signature authentication only (X-App-Key required); the form parts map onto
  * the native config; the result is `{recordId, eof:1, result, audioUrl?, timing?}` with a
  * `Server-Timing` header. Native kind names on this path are 404 `Unknown coreType`.
+ * `audioUrl` is absolute: KOUYU_PUBLIC_BASE_URL, else this request's protocol and Host.
  */
 import type { FastifyInstance } from 'fastify';
 import { invalid } from '../../errors.js';
+import { arrivalOf, markArrival } from '../../http/arrival.js';
 import { MultipartBody } from '../../http/multipart.js';
+import { publicUrl } from '../../http/public-url.js';
 import { compatToConfig, isCompatKind } from '../compat.js';
 import type { BareEvaluationResponse, EvaluationService } from '../types.js';
 import { EVALUATION_ROUTE, assertKindAllowed, setServerTiming, unknownCoreType } from './common.js';
@@ -25,13 +28,16 @@ export function registerCompatEvaluateRoute(app: FastifyInstance, service: Evalu
         consumes: ['multipart/form-data'],
         params: { type: 'object', properties: { coreType: { type: 'string' } }, required: ['coreType'] },
       },
-      // Unknown kinds are answered before authentication, as the spec's 404 is about the path.
-      onRequest: async (request) => {
-        if (!isCompatKind(request.params.coreType)) throw unknownCoreType();
-      },
+      onRequest: [
+        markArrival,
+        // Unknown kinds are answered before authentication, as the spec's 404 is about the path.
+        async (request) => {
+          if (!isCompatKind(request.params.coreType)) throw unknownCoreType();
+        },
+      ],
     },
     async (request, reply) => {
-      const receivedAt = Date.now();
+      const receivedAt = arrivalOf(request);
       const body = request.body;
       if (!(body instanceof MultipartBody)) throw invalid('the request must be multipart/form-data with an audio part');
       const { config, compat } = compatToConfig(request.params.coreType, body.values());
@@ -48,7 +54,9 @@ export function registerCompatEvaluateRoute(app: FastifyInstance, service: Evalu
         receivedAt,
       });
       setServerTiming(reply, timings);
-      return compatBody(response);
+      const out = compatBody(response);
+      if (response.audioUrl) out.audioUrl = publicUrl(response.audioUrl, app.config.publicBaseUrl, request);
+      return out;
     },
   );
 }

@@ -15,13 +15,11 @@ import { handshakePayload } from '../../auth/signature.js';
 import type { Principal } from '../../auth/types.js';
 import { ApiError } from '../../errors.js';
 import type { Gateway } from '../../gateway/index.js';
-import { MAX_FILE_BYTES } from '../../http/multipart.js';
 import { isCompatKind } from '../compat.js';
 import type { EvaluationService } from '../types.js';
-import { runCompatSession, type InterimTracker } from '../ws/compat.js';
+import { runCompatSession, type CompatRealtimeDeps } from '../ws/compat.js';
 import { runNativeSession } from '../ws/native.js';
-import { DEFAULT_IDLE_MS, DEFAULT_SESSION_MS, sendError } from '../ws/realtime.js';
-import type { EvaluationConfig } from '../config.js';
+import { DEFAULT_IDLE_MS, DEFAULT_SESSION_MS, holdFrames, MAX_FRAME_BYTES, sendError } from '../ws/realtime.js';
 import { registerCompatEvaluateRoute } from './compat-http.js';
 import { unknownCoreType } from './common.js';
 import { registerNativeEvaluateRoute } from './native-http.js';
@@ -29,7 +27,7 @@ import { registerNativeEvaluateRoute } from './native-http.js';
 export interface EvaluationRouteOptions {
   service: EvaluationService;
   gateway: Gateway;
-  interim?: (config: EvaluationConfig, tokenId: string) => InterimTracker | null;
+  interim?: CompatRealtimeDeps['interim'];
   idleMs?: number;
   sessionMs?: number;
 }
@@ -38,8 +36,9 @@ export interface EvaluationRouteOptions {
 const CLOSE_POLICY = 1008;
 
 export async function registerEvaluationRoutes(app: FastifyInstance, opts: EvaluationRouteOptions): Promise<void> {
-  // A WebSocket message carries at most one audio chunk; the whole upload is limited by the intake.
-  await app.register(websocket, { options: { maxPayload: MAX_FILE_BYTES + 1024 } });
+  // A WebSocket message carries at most one audio chunk, up to the whole 10 MB in base64; the
+  // intake answers audio over 10 MB (one frame or all of them) with a 40001 error frame.
+  await app.register(websocket, { options: { maxPayload: MAX_FRAME_BYTES } });
   const realtime = {
     service: opts.service,
     guard: opts.gateway.guard,
@@ -68,8 +67,11 @@ export async function registerEvaluationRoutes(app: FastifyInstance, opts: Evalu
       throw new ApiError('VALIDATION', 'this address takes WebSocket connections only');
     },
     wsHandler: async (socket, request) => {
+      const held = holdFrames(socket); // frames sent before authentication finishes
       const principal = await authenticate(socket, request);
-      if (principal) runNativeSession(socket, request, principal, { ...realtime, interim: opts.interim });
+      if (!principal) return;
+      runNativeSession(socket, request, principal, { ...realtime, interim: opts.interim });
+      held.release();
     },
   });
 
@@ -89,8 +91,12 @@ export async function registerEvaluationRoutes(app: FastifyInstance, opts: Evalu
         socket.close(CLOSE_POLICY, 'Unknown coreType');
         return;
       }
+      const held = holdFrames(socket); // frames sent before authentication finishes
       const principal = await authenticate(socket, request);
-      if (principal) runCompatSession(socket, kind, principal, { ...realtime, interim: opts.interim });
+      if (!principal) return;
+      const queryKey = (request.query as Record<string, string | undefined>).idempotencyKey;
+      runCompatSession(socket, kind, principal, { ...realtime, interim: opts.interim }, queryKey);
+      held.release();
     },
   });
 }

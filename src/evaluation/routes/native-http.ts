@@ -5,8 +5,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { ApiError, invalid } from '../../errors.js';
+import { arrivalOf, markArrival } from '../../http/arrival.js';
 import { MultipartBody } from '../../http/multipart.js';
-import { isCompatKind } from '../compat.js';
+import { isCompatOnlyKind } from '../compat.js';
 import { parseEvaluationConfig } from '../config.js';
 import type { EvaluationService } from '../types.js';
 import { EVALUATION_ROUTE, assertKindAllowed, setServerTiming, unknownCoreType } from './common.js';
@@ -21,9 +22,10 @@ export function registerNativeEvaluateRoute(app: FastifyInstance, service: Evalu
         tags: ['evaluation'],
         consumes: ['multipart/form-data'],
       },
+      onRequest: markArrival,
     },
     async (request, reply) => {
-      const receivedAt = Date.now();
+      const receivedAt = arrivalOf(request);
       const body = request.body;
       if (!(body instanceof MultipartBody)) throw invalid('the request must be multipart/form-data with audio and config parts');
       const configPart = body.field('config');
@@ -37,7 +39,8 @@ export function registerNativeEvaluateRoute(app: FastifyInstance, service: Evalu
         throw invalid('config is not valid JSON');
       }
       const coreType = (json as { coreType?: unknown } | null)?.coreType;
-      if (typeof coreType === 'string' && isCompatKind(coreType)) throw unknownCoreType();
+      // Compat names are 404 here, except `pinyin`, which is also a native kind.
+      if (typeof coreType === 'string' && isCompatOnlyKind(coreType)) throw unknownCoreType();
       const config = parseEvaluationConfig(json);
       const audio = body.file('audio');
       if (!audio || audio.data.length === 0) throw invalid(audio ? 'audio is empty' : 'missing audio');

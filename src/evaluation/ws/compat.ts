@@ -2,7 +2,8 @@
  * WS /{coreType} — the legacy real-time channel (spec "Compat WebSocket session"):
  *   open at /{compat kind}        → {event:'connected', coreType}
  *   parameter frame {refText, language, realtime_feedback, idempotencyKey?, timing?, …}
- *                                 → {event:'started'}
+ *                                 → {event:'started'} (idempotencyKey falls back to the
+ *                                   handshake query's; realtime_feedback 1/true, also in `request`)
  *   audio (binary, or {cmd:'audio', data:<base64>})
  *       with realtime_feedback: {eof:0, result:{bytes}} progress frames, and the mobile
  *       intermediate results (tokenId, recordId '', eof 0, incremental words, readUnits, …);
@@ -15,13 +16,13 @@ import type { WebSocket } from 'ws';
 import { StreamingIntake } from '../../audio/stream.js';
 import type { Principal } from '../../auth/types.js';
 import { invalid } from '../../errors.js';
-import { compatToConfig } from '../compat.js';
+import { compatParams, compatToConfig, flag } from '../compat.js';
 import type { EvaluationConfig } from '../config.js';
 import { assertKindAllowed } from '../routes/common.js';
 import { compatBody } from '../routes/compat-http.js';
 import type { CompatOptions } from '../types.js';
 import { EarlyScoring } from './early.js';
-import { deliverRound, evaluateRound, parseFrame, send, sendError, sessionTimers, type RealtimeDeps } from './realtime.js';
+import { deliverRound, evaluateRound, parseFrame, roundIdempotencyKey, send, sendError, sessionTimers, type RealtimeDeps } from './realtime.js';
 
 /** Live reading progress for the mobile intermediate results (built from the engines). */
 export interface InterimTracker {
@@ -35,8 +36,11 @@ export interface InterimTracker {
 }
 
 export interface CompatRealtimeDeps extends RealtimeDeps {
-  /** Creates the interim tracker of a session; null when the kind has none. */
-  interim?: (config: EvaluationConfig, tokenId: string) => InterimTracker | null;
+  /**
+   * Creates the interim tracker of a round; null when the kind has none. `compat` carries what
+   * the scorer accepts beyond the dictionary (`customized_lexicon` / `customized_pron`, `.pro`).
+   */
+  interim?: (config: EvaluationConfig, tokenId: string, compat?: CompatOptions) => InterimTracker | null;
   /** Minimum spacing of `{eof:0, result:{bytes}}` frames, ms. */
   progressIntervalMs?: number;
 }
@@ -44,6 +48,7 @@ export interface CompatRealtimeDeps extends RealtimeDeps {
 interface Round {
   config: EvaluationConfig;
   compat: CompatOptions;
+  idempotencyKey: string | null;
   realtime: boolean;
   intake: StreamingIntake;
   receivedAt: number;
@@ -67,7 +72,8 @@ function asFields(frame: Record<string, unknown>): Record<string, string> {
   return fields;
 }
 
-export function runCompatSession(socket: WebSocket, kind: string, principal: Principal, deps: CompatRealtimeDeps): void {
+/** `queryKey`: the handshake query's `idempotencyKey`, used by rounds whose frame has none. */
+export function runCompatSession(socket: WebSocket, kind: string, principal: Principal, deps: CompatRealtimeDeps, queryKey?: string): void {
   let round: Round | null = null;
   const tokenId = randomUUID();
   const timers = sessionTimers(socket, deps);
@@ -144,7 +150,7 @@ export function runCompatSession(socket: WebSocket, kind: string, principal: Pri
           compat: current.compat,
           intake: current.intake,
           early: current.early,
-          idempotencyKey: current.config.idempotencyKey,
+          idempotencyKey: current.idempotencyKey,
           receivedAt: current.receivedAt,
           frame: (response) => {
             const out = compatBody(response);
@@ -163,18 +169,21 @@ export function runCompatSession(socket: WebSocket, kind: string, principal: Pri
         const fields = asFields(frame.value);
         const { config, compat } = compatToConfig(kind, fields);
         assertKindAllowed(principal, config.coreType, kind);
-        const realtime = fields.realtime_feedback === '1';
+        // read like the other compat switches, from the merged parameters (`request` included)
+        const realtime = flag(compatParams(fields), 'realtime_feedback', false);
+        const idempotencyKey = roundIdempotencyKey(config.idempotencyKey, queryKey);
         round?.tracker?.close();
         round?.early.close();
         const intake = new StreamingIntake();
         round = {
           config,
           compat,
+          idempotencyKey,
           realtime,
           intake,
           receivedAt: Date.now(),
           firstAudioAt: null,
-          tracker: deps.interim ? deps.interim(config, tokenId) : null,
+          tracker: deps.interim ? deps.interim(config, tokenId, compat) : null,
           early: new EarlyScoring((audio) => deps.service.score({ config, compat, audio }), () => intake.raw),
           lastProgressAt: 0,
           result: null,

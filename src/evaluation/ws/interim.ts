@@ -9,40 +9,74 @@
  */
 import type { AcousticBackend, AcousticLang, AlignUnit, ProgressSession, ProgressUpdate } from '../../acoustic/types.js';
 import { KERNEL_VERSION as EN_KERNEL } from '../../en/engine/assessment.js';
-import { KERNEL_VERSION as ZH_KERNEL } from '../../zh/engine/engine.js';
+import { planReading, withCustomPronunciations } from '../../en/engine/plan.js';
+import { loadEnglishLexicon } from '../../en/lexicon/index.js';
+import type { EnglishTextKind } from '../../en/text/types.js';
+import { KERNEL_VERSION as ZH_KERNEL, analyzeRequestText } from '../../zh/engine/engine.js';
+import { syllableTable } from '../../zh/engine/syllables.js';
 import type { EvaluationConfig } from '../config.js';
+import { withCustomPinyin } from '../custom-lexicon.js';
+import type { CompatOptions } from '../types.js';
 import type { InterimTracker } from './compat.js';
 
 interface RefWord {
   word: string;
   beginIndex: number;
   endIndex: number;
-  /** Index of this word's unit in the progress reference; null when the dictionary lacks it. */
+  /** Index of this word's unit in the progress reference; null when no pronunciation is known. */
   unit: number | null;
 }
 
-/** Reference words in order: Han characters for Chinese, words for English, with offsets. */
-export function referenceWords(config: EvaluationConfig, backend: AcousticBackend): { words: RefWord[]; units: AlignUnit[]; lang: AcousticLang } {
-  const lang: AcousticLang = config.language === 'zh-CN' ? 'zh' : 'en';
-  const lexicon = backend.lexicon(lang);
-  const pattern = lang === 'zh' ? /\p{Script=Han}/gu : /[A-Za-z]+(?:['’][A-Za-z]+)*/g;
-  const words: RefWord[] = [];
-  const units: AlignUnit[] = [];
-  for (const match of config.referenceText.matchAll(pattern)) {
-    const label = lang === 'zh' ? match[0] : match[0].toLowerCase().replace(/’/g, "'");
-    const prons = lexicon.lookup(label);
-    const begin = [...config.referenceText.slice(0, match.index)].length;
-    const word: RefWord = { word: match[0], beginIndex: begin, endIndex: begin + [...match[0]].length, unit: null };
-    if (prons && prons.length > 0) {
-      word.unit = units.length;
-      units.push({ label, prons });
-    }
-    words.push(word);
-  }
-  return { words, units, lang };
+export interface ProgressReference {
+  words: RefWord[];
+  units: AlignUnit[];
+  lang: AcousticLang;
 }
 
-export function createInterimTracker(backend: Promise<AcousticBackend>, config: EvaluationConfig, tokenId: string): InterimTracker {
+/** The pronunciations a scorer accepts beyond the dictionary's (compat `customized_*`, `.pro`). */
+export type ScorerPronunciations = Pick<CompatOptions, 'lexicon' | 'adaptive'>;
+
+/**
+ * The reference words in order, with the pronunciations the final scorer aligns, so progress
+ * and the final `words` agree on what a word is and how it may sound:
+ * - English: the English engine's reading plan (src/en/engine/plan.ts): every read word of the
+ *   text layer (numbers as their spoken words, abbreviations, hyphenated words, alpha letters),
+ *   dictionary pronunciations with the letter-to-sound fallback for other words, the compat
+ *   custom pronunciations added as variants, British variants too for `.pro` kinds.
+ * - Mandarin: the Mandarin engine's text (src/zh/engine/text.ts): read characters with their
+ *   pinyin in context (digits become the characters read, e.g. 3 → 三), `refPinyin` and the
+ *   compat custom readings applied, each syllable spelt in the model's phones. Latin letters and
+ *   other symbols are not read there, so they are not reference words here either.
+ * Offsets are the final `words`' own (code points for Mandarin, UTF-16 units for English).
+ */
+export async function referenceWords(config: EvaluationConfig, backend: AcousticBackend, custom?: ScorerPronunciations): Promise<ProgressReference> {
+  const words: RefWord[] = [];
+  const units: AlignUnit[] = [];
+  const add = (word: Omit<RefWord, 'unit'>, label: string, prons: string[][]) => {
+    const distinct = [...new Map(prons.filter((p) => p.length > 0).map((p) => [p.join(' '), p])).values()];
+    const unit = distinct.length > 0 ? units.push({ label, prons: distinct }) - 1 : null;
+    words.push({ ...word, unit });
+  };
+  if (config.language === 'zh-CN') {
+    const text = analyzeRequestText(custom ? withCustomPinyin(config, custom.lexicon) : config);
+    const table = syllableTable(backend.lexicon('zh'));
+    for (const i of text.read) {
+      const t = text.tokens[i];
+      add({ word: t.text, beginIndex: t.beginIndex, endIndex: t.endIndex }, t.syllable, (table.prons.get(t.syllable) ?? []).map((p) => [...p]));
+    }
+    return { words, units, lang: 'zh' };
+  }
+  const dialect = custom?.adaptive || config.language === 'en-GB' ? 'en-GB' : 'en-US';
+  const kind = config.coreType as EnglishTextKind;
+  const plan = withCustomPronunciations(planReading(await loadEnglishLexicon(), config.referenceText, kind, dialect), custom?.lexicon ?? {});
+  for (const entry of plan.entries) {
+    const w = entry.word;
+    add({ word: w.text, beginIndex: w.beginIndex, endIndex: w.endIndex }, w.spoken.join(' '), entry.prons.map((p) => p.phones));
+  }
+  return { words, units, lang: 'en' };
+}
+
+export function createInterimTracker(backend: Promise<AcousticBackend>, config: EvaluationConfig, tokenId: string, custom?: ScorerPronunciations): InterimTracker {
   const english = config.language !== 'zh-CN';
   let state: { words: RefWord[]; session: ProgressSession | null } | null = null;
   let fed = 0;
@@ -51,8 +85,8 @@ export function createInterimTracker(backend: Promise<AcousticBackend>, config: 
 
   // Progress is advisory: a backend without progress sessions leaves the tracker silent.
   const ready = backend
-    .then((b) => {
-      const ref = referenceWords(config, b);
+    .then(async (b) => {
+      const ref = await referenceWords(config, b, custom);
       state = { words: ref.words, session: ref.units.length ? b.openProgress(ref.lang, ref.units) : null };
       if (closed) state.session?.close();
     })
@@ -62,12 +96,13 @@ export function createInterimTracker(backend: Promise<AcousticBackend>, config: 
 
   function frame(update: ProgressUpdate): Record<string, unknown> | null {
     const words = state!.words;
-    // A word counts as read once the decoder has passed its unit (words without a unit are read
-    // when the word after them is).
+    // A word counts as read once the decoder has passed its unit. A word without a unit (no
+    // pronunciation known, rare) cannot be heard: it is read, unmatched, with the word before it
+    // (or at once when it comes first), so it never holds back the words after it nor the end.
     let read = 0;
     for (let i = 0; i < words.length; i++) {
       const unit = words[i].unit;
-      if (unit !== null && unit < update.readUnits) read = i + 1;
+      if (unit === null ? read === i : unit < update.readUnits) read = i + 1;
     }
     if (read <= delivered) return null;
     const fresh = words.slice(delivered, read).map((w) => {

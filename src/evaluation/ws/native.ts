@@ -10,7 +10,8 @@
  * Choices where the spec is silent (README): a second `end` for the same start repeats the
  * same result frame (no new record, no new charge); `stop` and unknown commands are ignored;
  * audio outside a round gets a recoverable error; credentials failures get an error frame
- * and the connection is closed with code 1008.
+ * and the connection is closed with code 1008. The round's idempotency key is the start
+ * frame's `idempotencyKey`, else the handshake query's; it is checked at start.
  */
 import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
@@ -18,17 +19,21 @@ import { StreamingIntake } from '../../audio/stream.js';
 import type { Principal } from '../../auth/types.js';
 import { invalid } from '../../errors.js';
 import { parseEvaluationConfig, type EvaluationConfig } from '../config.js';
-import { isCompatKind } from '../compat.js';
+import { isCompatOnlyKind } from '../compat.js';
 import { assertKindAllowed, unknownCoreType } from '../routes/common.js';
 import type { CompatRealtimeDeps, InterimTracker } from './compat.js';
 import { EarlyScoring } from './early.js';
-import { deliverRound, evaluateRound, parseFrame, send, sendError, sessionTimers } from './realtime.js';
+import { deliverRound, evaluateRound, parseFrame, roundIdempotencyKey, send, sendError, sessionTimers } from './realtime.js';
 
-/** Flags the server fixes for WebSocket sessions (spec: client values are ignored). */
+/**
+ * Flags the server fixes for WebSocket sessions (spec: client values are ignored). The
+ * client's values are dropped before the config is parsed, so even a malformed one is ignored.
+ */
 const WS_FLAGS = { includeReport: true, includeAsrText: true, includeStandardAudio: false } as const;
 
 interface Round {
   config: EvaluationConfig;
+  idempotencyKey: string | null;
   intake: StreamingIntake;
   receivedAt: number;
   tracker: InterimTracker | null;
@@ -39,6 +44,7 @@ interface Round {
 
 export function runNativeSession(socket: WebSocket, request: FastifyRequest, principal: Principal, deps: CompatRealtimeDeps): void {
   let round: Round | null = null;
+  const queryKey = (request.query as Record<string, string | undefined>).idempotencyKey;
   const timers = sessionTimers(socket, deps);
   const interval = deps.progressIntervalMs ?? 100;
   let tracking = Promise.resolve();
@@ -78,14 +84,16 @@ export function runNativeSession(socket: WebSocket, request: FastifyRequest, pri
     const cmd = frame.value.cmd;
     if (cmd === 'start') {
       try {
-        const { cmd: _cmd, ...fields } = frame.value;
-        if (typeof fields.coreType === 'string' && isCompatKind(fields.coreType)) throw unknownCoreType();
+        const { cmd: _cmd, includeReport: _r, includeAsrText: _a, includeStandardAudio: _s, ...fields } = frame.value;
+        if (typeof fields.coreType === 'string' && isCompatOnlyKind(fields.coreType)) throw unknownCoreType();
         const config = { ...parseEvaluationConfig(fields), ...WS_FLAGS };
         assertKindAllowed(principal, config.coreType);
+        const idempotencyKey = roundIdempotencyKey(config.idempotencyKey, queryKey);
         closeRound(round);
         const intake = new StreamingIntake();
         round = {
           config,
+          idempotencyKey,
           intake,
           receivedAt: Date.now(),
           tracker: deps.interim?.(config, 'native') ?? null,
@@ -109,7 +117,7 @@ export function runNativeSession(socket: WebSocket, request: FastifyRequest, pri
         config: current.config,
         intake: current.intake,
         early: current.early,
-        idempotencyKey: current.config.idempotencyKey,
+        idempotencyKey: current.idempotencyKey,
         receivedAt: current.receivedAt,
         frame: (response) => JSON.stringify({ event: 'result', ...response }),
       });

@@ -7,7 +7,8 @@ import type { WebSocket } from 'ws';
 import { ApiError, invalid } from '../../errors.js';
 import type { StreamingIntake } from '../../audio/stream.js';
 import type { Principal } from '../../auth/types.js';
-import type { IdempotencyGuard } from '../../gateway/idempotency.js';
+import { validateIdempotencyKey, type IdempotencyGuard } from '../../gateway/idempotency.js';
+import { MAX_AUDIO_BYTES } from '../../audio/decode.js';
 import { admitEvaluation, type LimitDeps } from '../../gateway/limits.js';
 import { stableStringify } from '../../gateway/fingerprint.js';
 import type { EvaluationConfig } from '../config.js';
@@ -26,6 +27,15 @@ export interface RealtimeDeps {
 
 export const DEFAULT_IDLE_MS = 60_000;
 export const DEFAULT_SESSION_MS = 10 * 60_000;
+
+/**
+ * Largest WebSocket message accepted (the `ws` maxPayload): a `{cmd:'audio', data}` frame
+ * carrying the whole 10 MB audio limit in base64 (4 characters per 3 bytes), with room for the
+ * JSON around it and line breaks inside the base64. Audio over the limit in a frame that fits
+ * is answered with the 40001 error frame of the intake; only a message larger than any legal
+ * audio frame is refused by the protocol layer (close 1009).
+ */
+export const MAX_FRAME_BYTES = Math.ceil(MAX_AUDIO_BYTES / 3) * 4 + 256 * 1024;
 
 export function send(socket: WebSocket, frame: unknown): void {
   if (socket.readyState === socket.OPEN) socket.send(typeof frame === 'string' ? frame : JSON.stringify(frame));
@@ -65,14 +75,49 @@ export function decodeBase64(data: unknown): Buffer | null {
   return Buffer.from(clean, clean.includes('-') || clean.includes('_') ? 'base64url' : 'base64');
 }
 
-/** Idle and whole-session timers; `touch()` on every frame. */
+/**
+ * Frames that arrive while the handshake is still being authenticated. `ws` emits messages as
+ * they arrive and drops them when nobody listens, and authentication is asynchronous, so a
+ * listener is attached at once and the frames are kept; `release()` (after the session has
+ * attached its own handler) hands them over in order, synchronously, so no later frame can
+ * overtake them. Without `release()` (credentials refused) they are dropped with the socket.
+ */
+export function holdFrames(socket: WebSocket): { release(): void } {
+  const held: [Buffer, boolean][] = [];
+  const hold = (data: Buffer, isBinary: boolean) => held.push([data, isBinary]);
+  socket.on('message', hold);
+  return {
+    release() {
+      socket.off('message', hold);
+      for (const [data, isBinary] of held.splice(0)) socket.emit('message', data, isBinary);
+    },
+  };
+}
+
+/**
+ * The key of a round: the start / parameter frame's `idempotencyKey`, else the handshake
+ * query's (a signature client signs it there). Checked when the round starts, so a bad key is
+ * refused before `started` with a message naming the field.
+ */
+export function roundIdempotencyKey(fromFrame: string | null, fromQuery: string | undefined): string | null {
+  const key = fromFrame ?? (fromQuery === undefined || fromQuery === '' ? null : fromQuery);
+  if (key !== null) validateIdempotencyKey(key, 'idempotencyKey');
+  return key;
+}
+
+/**
+ * Idle and whole-session timers; `touch()` on every frame. A timeout is not a parameter
+ * error, so its error frame has no `code` (spec Errors: `code` is present when the cause is a
+ * server business error); the socket is then closed normally (1000, reason `timeout`).
+ */
 export function sessionTimers(socket: WebSocket, deps: Pick<RealtimeDeps, 'idleMs' | 'sessionMs'>) {
   const close = (message: string) => {
-    send(socket, { event: 'error', code: 40001, message });
+    send(socket, { event: 'error', message });
     socket.close(1000, 'timeout');
   };
-  let idle = setTimeout(() => close(`no frame for ${deps.idleMs / 1000} s; session closed`), deps.idleMs);
-  const whole = setTimeout(() => close(`session longer than ${deps.sessionMs / 1000} s; closed`), deps.sessionMs);
+  const idleMessage = () => `no frame for ${deps.idleMs / 1000} s; session closed (idle timeout)`;
+  let idle = setTimeout(() => close(idleMessage()), deps.idleMs);
+  const whole = setTimeout(() => close(`session longer than ${deps.sessionMs / 1000} s; closed (session time limit)`), deps.sessionMs);
   socket.on('close', () => {
     clearTimeout(idle);
     clearTimeout(whole);
@@ -80,7 +125,7 @@ export function sessionTimers(socket: WebSocket, deps: Pick<RealtimeDeps, 'idleM
   return {
     touch() {
       clearTimeout(idle);
-      idle = setTimeout(() => close(`no frame for ${deps.idleMs / 1000} s; session closed`), deps.idleMs);
+      idle = setTimeout(() => close(idleMessage()), deps.idleMs);
     },
   };
 }
