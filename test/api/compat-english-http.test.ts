@@ -6,8 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
-import { buildTestApp, listenOnLoopback } from '../helpers/app.js';
-import { createAccount, multipart, signForm, type Part, type TestAccount } from '../helpers/gateway.js';
+import { listeningAppWithAccount, multipart, signForm, type Part, type TestAccount } from '../helpers/gateway.js';
 import { charged, ledger } from '../helpers/ledger.js';
 import { englishRecording, type Recording } from '../helpers/recordings.js';
 
@@ -17,9 +16,7 @@ let account: TestAccount;
 let en: Recording;
 
 before(async () => {
-  ({ app } = await buildTestApp());
-  base = `http://${await listenOnLoopback(app)}`;
-  account = await createAccount(app, { quota: 5 });
+  ({ app, base, account } = await listeningAppWithAccount('http', { quota: 5 }));
   en = await englishRecording(1);
 });
 after(() => app.close());

@@ -8,8 +8,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
-import { buildTestApp, listenOnLoopback } from '../helpers/app.js';
-import { createAccount, type TestAccount } from '../helpers/gateway.js';
+import { listeningAppWithAccount, type TestAccount } from '../helpers/gateway.js';
 import { charged, ledger } from '../helpers/ledger.js';
 import { englishRecording, type Recording } from '../helpers/recordings.js';
 import { connect, streamAtRealTime, type Received } from '../helpers/ws.js';
@@ -20,9 +19,7 @@ let account: TestAccount;
 let en: Recording;
 
 before(async () => {
-  ({ app } = await buildTestApp());
-  base = `ws://${await listenOnLoopback(app)}`;
-  account = await createAccount(app, { quota: 5 });
+  ({ app, base, account } = await listeningAppWithAccount('ws', { quota: 5 }));
   await app.speech.acoustic(); // models loaded, as a server does before it reports ready
   en = await englishRecording(2);
 });

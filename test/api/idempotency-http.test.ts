@@ -9,8 +9,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { buildTestApp, listenOnLoopback } from '../helpers/app.js';
-import { createAccount, evaluationForm, multipart, signForm, type Part, type TestAccount } from '../helpers/gateway.js';
+import { createAccount, listeningAppWithAccount, evaluationForm, multipart, signForm, type Part, type TestAccount } from '../helpers/gateway.js';
 import { charged, ledger } from '../helpers/ledger.js';
 import { englishRecording, type Recording } from '../helpers/recordings.js';
 
@@ -20,9 +19,7 @@ let account: TestAccount;
 let en: Recording;
 
 before(async () => {
-  ({ app } = await buildTestApp());
-  base = `http://${await listenOnLoopback(app)}`;
-  account = await createAccount(app, { tier: 'enterprise', quota: 10, balance: 5 });
+  ({ app, base, account } = await listeningAppWithAccount('http', { tier: 'enterprise', quota: 10, balance: 5 }));
   en = await englishRecording(1);
 });
 after(() => app.close());

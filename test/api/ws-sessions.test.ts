@@ -9,8 +9,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { roundSeconds } from '../../src/metering/meters.js';
-import { buildTestApp, listenOnLoopback } from '../helpers/app.js';
-import { createAccount, type TestAccount } from '../helpers/gateway.js';
+import { listeningAppWithAccount, type TestAccount } from '../helpers/gateway.js';
 import { charged, ledger, meterTotal } from '../helpers/ledger.js';
 import { englishRecording, mandarinRecording, type Recording } from '../helpers/recordings.js';
 import { connect, frames, signedHandshake, type FrameClient } from '../helpers/ws.js';
@@ -22,9 +21,7 @@ let zh: Recording;
 let en: Recording;
 
 before(async () => {
-  ({ app } = await buildTestApp());
-  base = `ws://${await listenOnLoopback(app)}`;
-  account = await createAccount(app, { tier: 'enterprise', quota: 20 });
+  ({ app, base, account } = await listeningAppWithAccount('ws', { tier: 'enterprise', quota: 20 }));
   zh = await mandarinRecording(6);
   en = await englishRecording(1);
 });

@@ -9,7 +9,6 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
-import WebSocket from 'ws';
 import type { AcousticBackend } from '../../src/acoustic/types.js';
 import { decodeAudio } from '../../src/audio/decode.js';
 import { wavBuffer } from '../../src/audio/encode.js';
@@ -20,6 +19,7 @@ import { loadEnglishLexicon } from '../../src/en/lexicon/index.js';
 import { buildTestApp, listenOnLoopback } from '../helpers/app.js';
 import { createAccount, type TestAccount } from '../helpers/gateway.js';
 import { librivox } from '../acoustic/speech.js';
+import { connect, type Received } from '../helpers/ws.js';
 
 let app: FastifyInstance;
 let base: string;
@@ -71,37 +71,20 @@ test('a correctly read out-of-dictionary last word is reported matched, and the 
   const reading = wavBuffer(concatPcm([pcm, new Int16Array(16000 * 1.5)]), 16000);
   const speechEnd = 44 + pcm.length * 2;
 
-  const ws = new WebSocket(`ws://${base}/sent.eval?token=${account.token}`);
-  const frames: any[] = [];
-  let wake: (() => void) | null = null;
-  ws.on('message', (d) => {
-    frames.push(JSON.parse(String(d)));
-    wake?.();
-  });
-  const next = async () => {
-    while (!frames.length) await new Promise<void>((r) => (wake = r));
-    return frames.shift();
-  };
-  assert.equal((await next()).event, 'connected');
-  ws.send(JSON.stringify({ refText: text, language: 'en-US', realtime_feedback: 1, customized_pron: 'qxz:M AE N', timing: 1 }));
-  assert.deepEqual(await next(), { event: 'started' });
+  const { client, first } = await connect(`ws://${base}/sent.eval?token=${account.token}`);
+  assert.equal(first.event, 'connected');
+  client.send({ refText: text, language: 'en-US', realtime_feedback: 1, customized_pron: 'qxz:M AE N', timing: 1 });
+  assert.deepEqual(await client.json(), { event: 'started' });
   // The reading at four times real time, the silence after it at real-time pace.
   for (let i = 0; i < reading.length; i += 3200) {
-    ws.send(reading.subarray(i, i + 3200));
+    client.send(reading.subarray(i, i + 3200));
     await new Promise((r) => setTimeout(r, i >= speechEnd ? 100 : 25));
   }
-  ws.send(JSON.stringify({ cmd: 'end' }));
-  const interims: any[] = [];
-  let final: any;
-  for (;;) {
-    const f = await next();
-    if (f.tokenId !== undefined) interims.push(f);
-    if (f.eof === 1 || f.event === 'error') {
-      final = f;
-      break;
-    }
-  }
-  ws.close();
+  client.send({ cmd: 'end' });
+  const seen: Received[] = [];
+  const final = (await client.until((f) => f.eof === 1 || f.event === 'error', seen)).json;
+  const interims = seen.map((r) => r.json).filter((f) => f.tokenId !== undefined);
+  client.close();
   assert.equal(final.eof, 1, JSON.stringify(final));
   const delivered = interims.flatMap((f) => f.result.words);
   assert.deepEqual(delivered.map((w: any) => w.word), text.split(' '), 'every word once, in order');

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { sign, canonicalPayload, formPayload, type ParamValue } from '../../src/auth/signature.js';
 import type { Tier } from '../../src/storage/types.js';
+import { buildTestApp, listenOnLoopback } from './app.js';
 
 export interface TestAccount {
   tenantId: string;
@@ -95,4 +96,11 @@ export function signJson(account: TestAccount, body: Record<string, ParamValue |
   const scalars: Record<string, ParamValue> = {};
   for (const [k, v] of Object.entries(body)) if (typeof v !== 'object' || v === null) scalars[k] = v as ParamValue;
   return signatureHeaders(account.appKey, account.secret, canonicalPayload(scalars), opts);
+}
+
+/** A test app listening on loopback with one account; `base` is `<scheme>://127.0.0.1:<port>`. */
+export async function listeningAppWithAccount(scheme: 'http' | 'ws', opts: Parameters<typeof createAccount>[1] = {}) {
+  const { app } = await buildTestApp();
+  const base = `${scheme}://${await listenOnLoopback(app)}`;
+  return { app, base, account: await createAccount(app, opts) };
 }
