@@ -4,7 +4,8 @@
  * `/compat/audio/<recordId>.<ext>` for 7 days (spec Limits), then gone: older files are
  * refused at once and removed by an hourly sweep.
  * `save` answers the absolute address under KOUYU_PUBLIC_BASE_URL when it is configured, else
- * the path; the compat HTTP route completes a path from its request (http/public-url.ts).
+ * the path; the compat routes complete a path from their request, HTTP or WebSocket handshake
+ * (http/public-url.ts).
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';

@@ -70,11 +70,11 @@ test('native session: malformed JSON and base64 frames mid-round are recoverable
   assert.ok(Math.abs(metered - roundSeconds(zh.seconds)) < 0.002, `metered ${metered} s of ${zh.seconds} s`);
 });
 
-test('compat session: malformed frames are recoverable; a second end repeats the same final frame, stored and charged once', async () => {
+test('compat session: malformed frames are recoverable; a second end repeats the same final frame, stored and charged once; audioUrl is absolute', async () => {
   const start = await ledger(app, account);
   const { client, first } = await connect(`${base}/sent.eval?${signedHandshake(account)}`);
   assert.deepEqual(first, { event: 'connected', coreType: 'sent.eval' });
-  client.send({ refText: en.text, language: 'en-US', timing: 1 });
+  client.send({ refText: en.text, language: 'en-US', timing: 1, attachAudioUrl: 1 });
   assert.deepEqual(await client.json(), { event: 'started' });
   const chunks = frames(en.wav, 640 * 5);
   const half = Math.floor(chunks.length / 2);
@@ -89,6 +89,9 @@ test('compat session: malformed frames are recoverable; a second end repeats the
   assert.match(final.json.recordId, /^eval_/);
   assert.equal(final.json.timing.audioBytes, en.wav.length, 'the result covers the well-formed audio, all of it');
   assert.deepEqual(final.json.result.words.map((w: { word: string }) => w.word.toLowerCase()), en.text.split(' '));
+  // The same absolute address as over HTTP: the handshake's protocol and Host.
+  assert.equal(final.json.audioUrl, `${base.replace(/^ws/, 'http')}/compat/audio/${final.json.recordId}.wav`);
+  assert.deepEqual(Buffer.from(await (await fetch(final.json.audioUrl)).arrayBuffer()), en.wav);
 
   client.send({ cmd: 'end' });
   const again = await client.until((f) => f.eof === 1 || f.event === 'error');

@@ -14,6 +14,7 @@ import { handshakeCredentials } from '../../auth/authenticate.js';
 import { handshakePayload } from '../../auth/signature.js';
 import type { Principal } from '../../auth/types.js';
 import { ApiError } from '../../errors.js';
+import { publicUrl } from '../../http/public-url.js';
 import type { Gateway } from '../../gateway/index.js';
 import { isCompatKind } from '../compat.js';
 import type { EvaluationService } from '../types.js';
@@ -94,8 +95,10 @@ export async function registerEvaluationRoutes(app: FastifyInstance, opts: Evalu
       const held = holdFrames(socket); // frames sent before authentication finishes
       const principal = await authenticate(socket, request);
       if (!principal) return;
-      const queryKey = (request.query as Record<string, string | undefined>).idempotencyKey;
-      runCompatSession(socket, kind, principal, { ...realtime, interim: opts.interim }, queryKey);
+      runCompatSession(socket, kind, principal, { ...realtime, interim: opts.interim }, {
+        queryKey: (request.query as Record<string, string | undefined>).idempotencyKey,
+        absoluteUrl: (path) => publicUrl(path, app.config.publicBaseUrl, request),
+      });
       held.release();
     },
   });

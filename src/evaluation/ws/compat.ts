@@ -72,8 +72,15 @@ function asFields(frame: Record<string, unknown>): Record<string, string> {
   return fields;
 }
 
-/** `queryKey`: the handshake query's `idempotencyKey`, used by rounds whose frame has none. */
-export function runCompatSession(socket: WebSocket, kind: string, principal: Principal, deps: CompatRealtimeDeps, queryKey?: string): void {
+/** What a session takes from its handshake request. */
+export interface CompatHandshake {
+  /** The query's `idempotencyKey`, used by rounds whose frame has none. */
+  queryKey?: string;
+  /** A served path made absolute, as the compat HTTP route does (`audioUrl`). */
+  absoluteUrl(path: string): string;
+}
+
+export function runCompatSession(socket: WebSocket, kind: string, principal: Principal, deps: CompatRealtimeDeps, handshake: CompatHandshake): void {
   let round: Round | null = null;
   const tokenId = randomUUID();
   const timers = sessionTimers(socket, deps);
@@ -154,6 +161,7 @@ export function runCompatSession(socket: WebSocket, kind: string, principal: Pri
           receivedAt: current.receivedAt,
           frame: (response) => {
             const out = compatBody(response);
+            if (typeof out.audioUrl === 'string') out.audioUrl = handshake.absoluteUrl(out.audioUrl);
             if (response.timing) out.timing = { ...response.timing, wsFirstAudioAt: current.firstAudioAt };
             return JSON.stringify(out);
           },
@@ -171,7 +179,7 @@ export function runCompatSession(socket: WebSocket, kind: string, principal: Pri
         assertKindAllowed(principal, config.coreType, kind);
         // read like the other compat switches, from the merged parameters (`request` included)
         const realtime = flag(compatParams(fields), 'realtime_feedback', false);
-        const idempotencyKey = roundIdempotencyKey(config.idempotencyKey, queryKey);
+        const idempotencyKey = roundIdempotencyKey(config.idempotencyKey, handshake.queryKey);
         round?.tracker?.close();
         round?.early.close();
         const intake = new StreamingIntake();
