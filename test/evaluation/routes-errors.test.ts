@@ -1,6 +1,6 @@
 /**
  * Every validation and authentication failure of the four evaluation interfaces, through
- * the real app (HTTP via inject, WebSocket via a listening server). Failures write no record
+ * the real app listening on loopback (HTTP and WebSocket). Failures write no record
  * and meter nothing.
  */
 import { test } from 'node:test';
@@ -9,7 +9,7 @@ import WebSocket from 'ws';
 import type { FastifyInstance } from 'fastify';
 import { beijingDay } from '../../src/storage/day.js';
 import { handshakePayload, sign } from '../../src/auth/signature.js';
-import { buildTestApp, listenOnLoopback } from '../helpers/app.js';
+import { buildTestApp, listenOnLoopback, loopbackClient } from '../helpers/app.js';
 import { createAccount, evaluationForm, multipart, signForm, type Part, type TestAccount } from '../helpers/gateway.js';
 
 async function usageRows(app: FastifyInstance, account: TestAccount) {
@@ -20,10 +20,11 @@ async function usageRows(app: FastifyInstance, account: TestAccount) {
 test('native POST /api/v1/evaluate: each bad request gets its precise error', async (t) => {
   const { app } = await buildTestApp();
   t.after(() => app.close());
+  const inject = await loopbackClient(app);
   const account = await createAccount(app, { coreTypes: ['sentence', 'word'] });
   const post = (parts: Part[]) => {
     const form = multipart(parts);
-    return app.inject({ method: 'POST', url: '/api/v1/evaluate', payload: form.payload, headers: { ...form.headers, 'x-app-key': account.appKey } });
+    return inject({ method: 'POST', url: '/api/v1/evaluate', payload: form.payload, headers: { ...form.headers, 'x-app-key': account.appKey } });
   };
   const audio: Part = { name: 'audio', value: Buffer.alloc(32000), filename: 'a.wav', contentType: 'audio/wav' };
   const config = (c: Record<string, unknown>): Part => ({ name: 'config', value: JSON.stringify(c), contentType: 'application/json' });
@@ -39,6 +40,18 @@ test('native POST /api/v1/evaluate: each bad request gets its precise error', as
     ['too long', [audio, config({ coreType: 'word', referenceText: 'a'.repeat(1001) })], 400, 40001, /1000/],
     ['missing audio', [config({ coreType: 'word', referenceText: 'a' })], 400, 40001, /missing audio/],
     ['kind outside the key whitelist', [audio, config({ coreType: 'passage', referenceText: 'a' })], 403, 40300, /passage/],
+    ['slack out of range', [audio, config({ coreType: 'word', referenceText: 'a', slack: 2 })], 400, 40001, /^slack must be a number in \[-1, 1\]/],
+    ['scale 0', [audio, config({ coreType: 'word', referenceText: 'a', scale: 0 })], 400, 40001, /^scale must be/],
+    ['scale not an integer', [audio, config({ coreType: 'word', referenceText: 'a', scale: 4.5 })], 400, 40001, /^scale must be an integer/],
+    ['precision 0', [audio, config({ coreType: 'word', referenceText: 'a', precision: 0 })], 400, 40001, /^precision must be greater than 0/],
+    ['gradeBand 5', [audio, config({ coreType: 'word', referenceText: 'a', gradeBand: 5 })], 400, 40001, /^gradeBand must be one of 1, 2, 3, 4/],
+    ['agegroup 4', [audio, config({ coreType: 'word', referenceText: 'a', agegroup: 4 })], 400, 40001, /^agegroup must be one of 1, 2, 3/],
+    ['unknown genre', [audio, config({ coreType: 'word', referenceText: 'a', genre: 'song' })], 400, 40001, /^genre must be one of/],
+    ['21 keyPoints', [audio, config({ coreType: 'word', referenceText: 'a', keyPoints: Array.from({ length: 21 }, (_, i) => `p${i}`) })], 400, 40001, /keyPoints has 21 items; at most 20/],
+    ['9 reportSlots', [audio, config({ coreType: 'word', referenceText: 'a', reportSlots: Object.fromEntries(Array.from({ length: 9 }, (_, i) => [`s${i}`, 'x'])) })], 400, 40001, /^reportSlots has 9 keys; at most 8$/],
+    ['a reportSlots value of 121 characters', [audio, config({ coreType: 'word', referenceText: 'a', reportSlots: { focus: 'x'.repeat(121) } })], 400, 40001, /^reportSlots\.focus longer than 120 characters$/],
+    ['reportPrompt of 601 characters', [audio, config({ coreType: 'word', referenceText: 'a', reportPrompt: 'x'.repeat(601) })], 400, 40001, /^reportPrompt longer than 600 characters$/],
+    ['kind not available for the language', [audio, config({ coreType: 'alpha', referenceText: 'a b', language: 'zh-CN' })], 400, 40001, /coreType alpha is not available for language zh-CN/],
   ];
   for (const [name, parts, status, code, message] of cases) {
     const res = await post(parts);
@@ -46,7 +59,7 @@ test('native POST /api/v1/evaluate: each bad request gets its precise error', as
     assert.equal(res.json().code, code, name);
     assert.match(res.json().message, message, name);
   }
-  const notMultipart = await app.inject({ method: 'POST', url: '/api/v1/evaluate', payload: { coreType: 'word' }, headers: { 'x-app-key': account.appKey } });
+  const notMultipart = await inject({ method: 'POST', url: '/api/v1/evaluate', payload: { coreType: 'word' }, headers: { 'x-app-key': account.appKey } });
   assert.equal(notMultipart.json().code, 40001);
   const undecodable = await post([{ ...audio, value: Buffer.from('this is not audio at all') }, config({ coreType: 'word', referenceText: 'apple' })]);
   assert.equal(undecodable.statusCode, 400);
@@ -57,12 +70,13 @@ test('native POST /api/v1/evaluate: each bad request gets its precise error', as
 test('compat POST /{coreType}: signature only, unknown kinds 404, form errors 40001', async (t) => {
   const { app } = await buildTestApp();
   t.after(() => app.close());
+  const inject = await loopbackClient(app);
   const account = await createAccount(app);
   const send = (kind: string, fields: Record<string, string>, sign = true, appKeyOnly = false) => {
     const parts: Part[] = [{ name: 'audio', value: Buffer.alloc(48000), filename: 'a.wav' }, ...Object.entries(fields).map(([name, value]) => ({ name, value }))];
     const form = multipart(parts);
     const headers = sign ? signForm(account, parts) : appKeyOnly ? { 'x-app-key': account.appKey } : {};
-    return app.inject({ method: 'POST', url: `/${kind}`, payload: form.payload, headers: { ...form.headers, ...headers } });
+    return inject({ method: 'POST', url: `/${kind}`, payload: form.payload, headers: { ...form.headers, ...headers } });
   };
   const native = await send('sentence', { refText: 'hello' });
   assert.equal(native.statusCode, 404);
@@ -106,7 +120,7 @@ test('compat POST /{coreType}: signature only, unknown kinds 404, form errors 40
   wav.writeUInt32LE(16000, 40);
   const parts: Part[] = [{ name: 'audio', value: wav, filename: 'short.wav' }, { name: 'refText', value: 'hello' }];
   const form = multipart(parts);
-  const short = await app.inject({ method: 'POST', url: '/sent.eval', payload: form.payload, headers: { ...form.headers, ...signForm(account, parts) } });
+  const short = await inject({ method: 'POST', url: '/sent.eval', payload: form.payload, headers: { ...form.headers, ...signForm(account, parts) } });
   assert.equal(short.statusCode, 400);
   assert.match(short.json().message, /shorter than 1 second/);
   assert.deepEqual(await usageRows(app, account), []);

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createJwtService } from '../../src/auth/jwt.js';
-import { buildTestApp } from '../helpers/app.js';
+import { buildTestApp, loopbackClient } from '../helpers/app.js';
 import { createAccount, evaluationForm, multipart, signatureHeaders, signForm, signJson, type TestAccount } from '../helpers/gateway.js';
 import { formPayload } from '../../src/auth/signature.js';
 
@@ -120,10 +120,11 @@ const rows: Row[] = [
 test('each endpoint accepts exactly the spec’s authentication methods', async (t) => {
   const { app } = await buildTestApp({}, { probeRoutes: true });
   t.after(() => app.close());
+  const inject = await loopbackClient(app);
   const account = await createAccount(app);
   for (const row of rows) {
     for (const method of ['appKey', 'bearer', 'signature', 'none'] as Method[]) {
-      const res = await app.inject(row.request(account, method));
+      const res = await inject(row.request(account, method));
       const body = res.json();
       if (row.accepts.includes(method)) {
         assert.ok(res.statusCode !== 401 && res.statusCode !== 403, `${row.name} with ${method}: got ${res.statusCode} ${res.body}`);
@@ -139,17 +140,19 @@ test('each endpoint accepts exactly the spec’s authentication methods', async 
 test('public addresses need no credentials', async (t) => {
   const { app } = await buildTestApp();
   t.after(() => app.close());
-  for (const url of ['/healthz', '/openapi.json']) assert.equal((await app.inject({ method: 'GET', url })).statusCode, 200, url);
+  const inject = await loopbackClient(app);
+  for (const url of ['/healthz', '/openapi.json']) assert.equal((await inject({ method: 'GET', url })).statusCode, 200, url);
   // Audio addresses answer 404 for unknown files, never 401.
-  assert.equal((await app.inject({ method: 'GET', url: '/tts/audio/a_0123456789abcdefghij.wav' })).statusCode, 404);
-  assert.equal((await app.inject({ method: 'GET', url: '/compat/audio/eval_0123456789ab.wav' })).statusCode, 404);
+  assert.equal((await inject({ method: 'GET', url: '/tts/audio/a_0123456789abcdefghij.wav' })).statusCode, 404);
+  assert.equal((await inject({ method: 'GET', url: '/compat/audio/eval_0123456789ab.wav' })).statusCode, 404);
 });
 
 test('login needs no credentials; a wrong password is 40100', async (t) => {
   const { app } = await buildTestApp();
   t.after(() => app.close());
+  const inject = await loopbackClient(app);
   const account = await createAccount(app);
-  const bad = await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { username: account.username, password: 'wrong' } });
+  const bad = await inject({ method: 'POST', url: '/api/v1/auth/login', payload: { username: account.username, password: 'wrong' } });
   assert.equal(bad.statusCode, 401);
   assert.equal(bad.json().code, 40100);
 });
@@ -157,25 +160,27 @@ test('login needs no credentials; a wrong password is 40100', async (t) => {
 test('bearer: an appKey in the header is 2002 token invalid; an expired token is 2001', async (t) => {
   const { app, config } = await buildTestApp();
   t.after(() => app.close());
+  const inject = await loopbackClient(app);
   const account = await createAccount(app);
-  const asBearer = await app.inject({ method: 'GET', url: '/api/v1/report/x', headers: { authorization: `Bearer ${account.appKey}` } });
+  const asBearer = await inject({ method: 'GET', url: '/api/v1/report/x', headers: { authorization: `Bearer ${account.appKey}` } });
   assert.equal(asBearer.json().code, 2002);
   assert.equal(asBearer.json().message, 'token invalid');
 
   const user = (await app.storage.users.verifyLogin(account.username, account.password))!;
   const past = createJwtService(config, () => Date.now() - 2 * (config.jwtTtlSeconds + 60) * 1000);
   const { token } = await past.issue(user);
-  const expired = await app.inject({ method: 'GET', url: '/api/v1/report/x', headers: { authorization: `Bearer ${token}` } });
+  const expired = await inject({ method: 'GET', url: '/api/v1/report/x', headers: { authorization: `Bearer ${token}` } });
   assert.equal(expired.json().code, 2001);
 });
 
 test('signature: tampered parameters, skewed timestamps, replayed nonces and wrong secrets are refused', async (t) => {
   const { app } = await buildTestApp({}, { probeRoutes: true });
   t.after(() => app.close());
+  const inject = await loopbackClient(app);
   const account = await createAccount(app);
   const form = evaluationForm({ coreType: 'sentence', referenceText: 'hello' });
   const send = (headers: Record<string, string>, body: { payload: Buffer; headers: Record<string, string> } = form) =>
-    app.inject({ method: 'POST', url: '/api/v1/_probe/evaluate', payload: body.payload, headers: { ...body.headers, ...headers } });
+    inject({ method: 'POST', url: '/api/v1/_probe/evaluate', payload: body.payload, headers: { ...body.headers, ...headers } });
 
   const good = signForm(account, form.parts, { nonce: 'n-1' });
   assert.equal((await send(good)).statusCode, 200);
@@ -211,14 +216,15 @@ test('signature: tampered parameters, skewed timestamps, replayed nonces and wro
 test('unknown and disabled keys are refused', async (t) => {
   const { app } = await buildTestApp();
   t.after(() => app.close());
+  const inject = await loopbackClient(app);
   const account = await createAccount(app);
-  const unknown = await app.inject({ method: 'GET', url: '/api/v1/report/x', headers: { 'x-app-key': 'ak_nope' } });
+  const unknown = await inject({ method: 'GET', url: '/api/v1/report/x', headers: { 'x-app-key': 'ak_nope' } });
   assert.equal(unknown.statusCode, 401);
   assert.equal(unknown.json().code, 40100);
   await app.storage.admin.setEnabled(account.appKey, false);
-  const disabled = await app.inject({ method: 'GET', url: '/api/v1/report/x', headers: { 'x-app-key': account.appKey } });
+  const disabled = await inject({ method: 'GET', url: '/api/v1/report/x', headers: { 'x-app-key': account.appKey } });
   assert.equal(disabled.statusCode, 403);
   assert.equal(disabled.json().code, 40300);
-  const viaQuery = await app.inject({ method: 'GET', url: `/api/v1/report/x?api_key=${account.appKey}` });
+  const viaQuery = await inject({ method: 'GET', url: `/api/v1/report/x?api_key=${account.appKey}` });
   assert.equal(viaQuery.statusCode, 403);
 });

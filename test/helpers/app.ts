@@ -44,3 +44,32 @@ export async function listenOnLoopback(app: FastifyInstance): Promise<string> {
   if (!address || typeof address === 'string') throw new Error('no address');
   return `127.0.0.1:${address.port}`;
 }
+
+export interface LoopbackRequest {
+  method: string;
+  url: string;
+  headers?: Record<string, string>;
+  /** A Buffer or string is sent as it is; an object as JSON. */
+  payload?: Buffer | string | object;
+}
+
+/**
+ * The shape of `app.inject` over a real connection: starts the app on loopback and answers
+ * each request through the network stack (what a client sees, headers and all).
+ */
+export async function loopbackClient(app: FastifyInstance) {
+  const base = `http://${await listenOnLoopback(app)}`;
+  return async (req: LoopbackRequest) => {
+    const headers: Record<string, string> = { ...req.headers };
+    let body: BodyInit | undefined;
+    if (Buffer.isBuffer(req.payload)) body = new Uint8Array(req.payload);
+    else if (req.payload === undefined || typeof req.payload === 'string') body = req.payload;
+    else {
+      body = JSON.stringify(req.payload);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await fetch(`${base}${req.url}`, { method: req.method, headers, body });
+    const text = await res.text();
+    return { statusCode: res.status, headers: Object.fromEntries(res.headers), body: text, json: () => JSON.parse(text) };
+  };
+}
