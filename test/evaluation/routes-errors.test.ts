@@ -98,6 +98,13 @@ test('compat POST /{coreType}: signature only, unknown kinds 404, form errors 40
     ['sent.eval.cn', { refText: '你好', language: 'en-US' }, /sent\.eval\.cn.*en-US/],
     ['para.eval', { refText: 'hi', paragraph_need_word_score: '2' }, /^paragraph_need_word_score must be one of 0, 1/],
     ['sent.eval', { refText: 'a'.repeat(1001) }, /^refText longer than 1000 characters$/],
+    ['sent.eval', { refText: 'hi', language: 'fr-FR' }, /^language must be one of zh-CN, en-US, en-GB/],
+    ['sent.eval', { refText: 'hi', agegroup: '5' }, /^agegroup must be one of 1, 2, 3/],
+    ['sent.eval', { refText: 'hi', precision: '2' }, /^precision must be greater than 0 and at most 1/],
+    ['sent.eval', { refText: 'hi', slack: '-3' }, /^slack must be a number in \[-1, 1\]/],
+    ['open.eval.cn', { refText: '题目', taskType: 'essay' }, /^taskType must be one of picture, situational, free/],
+    ['open.eval.cn', { refText: '题目', keypoints: '["unclosed' }, /keypoints/],
+    ['sent.eval', { refText: 'hi', customized_lexicon: '{not json' }, /customized_lexicon/],
   ];
   for (const [kind, fields, message] of cases) {
     const res = await send(kind, fields);
