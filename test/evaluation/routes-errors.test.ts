@@ -193,6 +193,10 @@ test('native WebSocket: malformed frames are recoverable, bad configs and audio 
   const bad = await c.next();
   assert.equal(bad.code, 40001);
   assert.match(bad.message, /missing referenceText/);
+  c.send({ cmd: 'start', coreType: 'sent.eval', referenceText: 'hello world' });
+  assert.equal((await c.next()).message, 'Unknown coreType', 'a compat name in a native start');
+  c.send({ cmd: 'start', coreType: 'pinyin', referenceText: '你好', language: 'zh-CN', refPinyin: 'ni3 hao3' });
+  assert.equal((await c.next()).event, 'started', 'pinyin is a native kind too');
   c.send({ cmd: 'start', coreType: 'sentence', referenceText: 'hello world' });
   assert.equal((await c.next()).event, 'started');
   c.send({ cmd: 'audio', data: '***not base64***' });
