@@ -124,6 +124,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     service: evaluation,
     gateway,
     idleMs: options.wsIdleMs,
+    earlyScoring: config.earlyScoring,
     interim: (cfg, tokenId, compat) => (cfg.coreType === 'open' ? null : createInterimTracker(speech.acoustic(), cfg, tokenId, compat)),
   });
 

@@ -34,6 +34,12 @@ export interface Config {
    * used for absolute download addresses (compat `audioUrl`); null: taken from each request.
    */
   publicBaseUrl: string | null;
+  /**
+   * Real-time rounds scored once the reading has ended and gone quiet, before `end`
+   * (KOUYU_EARLY_SCORING, on by default; off: every round is scored on its whole upload
+   * after `end`).
+   */
+  earlyScoring: boolean;
   dataDir: string;
   modelsDir: string;
   /** PostgreSQL connection string; null selects the embedded SQLite file under dataDir. */
@@ -69,6 +75,14 @@ function int(env: Env, name: string, fallback: number, min = 0): number {
   return value;
 }
 
+function onOff(env: Env, name: string, fallback: boolean): boolean {
+  const raw = str(env, name);
+  if (raw === null) return fallback;
+  if (raw === 'on') return true;
+  if (raw === 'off') return false;
+  throw new Error(`${name} must be on or off, got "${raw}"`);
+}
+
 function str(env: Env, name: string): string | null {
   const raw = env[name];
   return raw === undefined || raw.trim() === '' ? null : raw.trim();
@@ -82,6 +96,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     port: int(env, 'PORT', 8080),
     host: str(env, 'HOST') ?? '0.0.0.0',
     publicBaseUrl: baseUrl(env, 'KOUYU_PUBLIC_BASE_URL'),
+    earlyScoring: onOff(env, 'KOUYU_EARLY_SCORING', true),
     dataDir,
     modelsDir,
     databaseUrl: str(env, 'DATABASE_URL'),

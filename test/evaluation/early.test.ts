@@ -9,7 +9,6 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
-import WebSocket from 'ws';
 import { decodeAudio } from '../../src/audio/decode.js';
 import { wavBuffer } from '../../src/audio/encode.js';
 import { concatPcm } from '../../src/audio/resample.js';
@@ -17,6 +16,8 @@ import { quietFrom, quietThreshold } from '../../src/evaluation/ws/early.js';
 import { buildTestApp, listenOnLoopback } from '../helpers/app.js';
 import { createAccount, multipart, signForm, type Part, type TestAccount } from '../helpers/gateway.js';
 import { aishellFile, aishellTranscripts } from '../acoustic/speech.js';
+import { connect } from '../helpers/ws.js';
+import { loadConfig } from '../../src/config.js';
 
 let app: FastifyInstance;
 let base: string;
@@ -60,33 +61,19 @@ test('the recording background is quiet, its speech is not', () => {
  * Streams a WAV over the compat WebSocket in 100 ms chunks, the reading at four times real
  * time and from `realTimeFrom` (a byte offset) at real-time pace, and returns the final frame.
  */
-async function compatRound(wav: Buffer, text: string, realTimeFrom: number): Promise<any> {
-  const ws = new WebSocket(`ws://${base}/sent.eval.cn?token=${account.token}`);
-  const frames: any[] = [];
-  let wake: (() => void) | null = null;
-  ws.on('message', (d) => {
-    frames.push(JSON.parse(String(d)));
-    wake?.();
-  });
-  const next = async () => {
-    while (!frames.length) await new Promise<void>((r) => (wake = r));
-    return frames.shift();
-  };
-  assert.equal((await next()).event, 'connected');
-  ws.send(JSON.stringify({ refText: text, language: 'zh-CN', timing: 1 }));
-  assert.equal((await next()).event, 'started');
+async function compatRound(wav: Buffer, text: string, realTimeFrom: number, at = { base, token: account.token }): Promise<any> {
+  const { client, first } = await connect(`ws://${at.base}/sent.eval.cn?token=${at.token}`);
+  assert.equal(first.event, 'connected');
+  client.send({ refText: text, language: 'zh-CN', timing: 1 });
+  assert.equal((await client.json()).event, 'started');
   for (let i = 0; i < wav.length; i += 3200) {
-    ws.send(wav.subarray(i, i + 3200));
+    client.send(wav.subarray(i, i + 3200));
     await new Promise((r) => setTimeout(r, i >= realTimeFrom ? 100 : 25));
   }
-  ws.send(JSON.stringify({ cmd: 'end' }));
-  for (;;) {
-    const f = await next();
-    if (f.eof === 1 || f.event === 'error') {
-      ws.close();
-      return f;
-    }
-  }
+  client.send({ cmd: 'end' });
+  const final = await client.until((f) => f.eof === 1 || f.event === 'error');
+  client.close();
+  return final.json;
 }
 
 async function compatHttp(pcm: Int16Array, text: string): Promise<any> {
@@ -119,4 +106,17 @@ test('speech after the endpoint drops the early scoring: the whole upload is sco
   assert.equal(final.eof, 1, JSON.stringify(final));
   assert.equal(final.timing.earlyScoredAudioMs, undefined);
   assert.equal(final.result.numeric_duration, Math.round((pcm.length / 16000) * 100) / 100);
+});
+
+test('KOUYU_EARLY_SCORING=off: the same reading and silence are scored whole, after end', async (t) => {
+  assert.equal(loadConfig({}, '/').earlyScoring, true, 'on by default');
+  assert.throws(() => loadConfig({ KOUYU_EARLY_SCORING: 'no' }, '/'), /KOUYU_EARLY_SCORING must be on or off/);
+  const { app: strict } = await buildTestApp({ KOUYU_EARLY_SCORING: 'off' });
+  t.after(() => strict.close());
+  const at = { base: await listenOnLoopback(strict), token: (await createAccount(strict, { tier: 'enterprise' })).token };
+  const pcm = concatPcm([sentence.pcm, background]);
+  const final = await compatRound(wavBuffer(pcm, 16000), sentence.text, 44 + sentence.pcm.length * 2, at);
+  assert.equal(final.eof, 1, JSON.stringify(final));
+  assert.equal(final.timing.earlyScoredAudioMs, undefined, 'no early scoring');
+  assert.equal(final.result.numeric_duration, Math.round((pcm.length / 16000) * 100) / 100, 'the whole upload was scored');
 });

@@ -31,6 +31,7 @@ export interface EvaluationRouteOptions {
   interim?: CompatRealtimeDeps['interim'];
   idleMs?: number;
   sessionMs?: number;
+  earlyScoring?: boolean;
 }
 
 /** Close code for refused credentials (policy violation). */
@@ -46,6 +47,7 @@ export async function registerEvaluationRoutes(app: FastifyInstance, opts: Evalu
     limits: opts.gateway.limitDeps,
     idleMs: opts.idleMs ?? DEFAULT_IDLE_MS,
     sessionMs: opts.sessionMs ?? DEFAULT_SESSION_MS,
+    earlyScoring: opts.earlyScoring ?? true,
   };
 
   const authenticate = async (socket: WebSocket, request: FastifyRequest): Promise<Principal | null> => {

@@ -192,7 +192,7 @@ export function runCompatSession(socket: WebSocket, kind: string, principal: Pri
           receivedAt: Date.now(),
           firstAudioAt: null,
           tracker: deps.interim ? deps.interim(config, tokenId, compat) : null,
-          early: new EarlyScoring((audio) => deps.service.score({ config, compat, audio }), () => intake.raw),
+          early: new EarlyScoring((audio) => deps.service.score({ config, compat, audio }), () => intake.raw, deps.earlyScoring !== false),
           lastProgressAt: 0,
           result: null,
         };

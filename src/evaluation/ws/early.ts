@@ -77,11 +77,17 @@ export class EarlyScoring {
   private attempt: Attempt | null = null;
   private closed = false;
 
-  /** `score` runs the round's scorer (nothing written); `raw` gives the bytes received so far. */
+  /**
+   * `score` runs the round's scorer (nothing written); `raw` gives the bytes received so far.
+   * `enabled` false (KOUYU_EARLY_SCORING=off): nothing is ever scored early.
+   */
   constructor(
     private readonly score: (audio: DecodedAudio) => Promise<ScoredEvaluation>,
     private readonly raw: () => Buffer,
-  ) {}
+    enabled = true,
+  ) {
+    this.closed = !enabled;
+  }
 
   /**
    * After new audio: `pcm` is everything so far, `allRead` whether the tracker has reported

@@ -97,7 +97,7 @@ export function runNativeSession(socket: WebSocket, request: FastifyRequest, pri
           intake,
           receivedAt: Date.now(),
           tracker: deps.interim?.(config, 'native') ?? null,
-          early: new EarlyScoring((audio) => deps.service.score({ config, audio }), () => intake.raw),
+          early: new EarlyScoring((audio) => deps.service.score({ config, audio }), () => intake.raw, deps.earlyScoring !== false),
           lastProgressAt: 0,
           result: null,
         };

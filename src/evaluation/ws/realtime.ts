@@ -23,6 +23,8 @@ export interface RealtimeDeps {
   idleMs: number;
   /** Closes any session after this long. */
   sessionMs: number;
+  /** false: no early scoring, every round is scored on its whole upload after `end` (early.ts). */
+  earlyScoring?: boolean;
 }
 
 export const DEFAULT_IDLE_MS = 60_000;
