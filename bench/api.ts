@@ -6,7 +6,9 @@
  *     with the server's own split of one request (compat `timing=1`: decode, engine, report,
  *     record and metering) and the CPU time of the whole process per request at concurrency 1;
  *   - native WebSocket: audio streamed at real-time pace (100 ms chunks, as a microphone
- *     would), time from `end` to the final result;
+ *     would), time from `end` to the final result; for sentences also with half a second of
+ *     the recording's own background after the reading (a client that stops recording a
+ *     moment after the last word, as apps do; the bench's recordings end at the last word);
  *   - compat WebSocket with `realtime_feedback`: the same stream, the lag of the interim
  *     results behind the audio (per reference word: arrival of the first interim frame that
  *     counts it as read, minus the end of the word in a forced alignment of the whole
@@ -56,6 +58,8 @@ interface Sample {
   text: string;
   pcm: Int16Array;
   wav: Buffer;
+  /** The same reading followed by 0.5 s of its own background (its quietest 100 ms, repeated). */
+  wavQuiet: Buffer;
   seconds: number;
 }
 
@@ -76,7 +80,16 @@ function firstMinute(parts: Part[]): Part[] {
 function make(name: string, language: Sample['language'], coreType: Sample['coreType'], parts: Part[], joiner: string): Sample {
   const pcm = concatPcm(parts.map((p) => p.pcm));
   const compatKind = `${coreType === 'sentence' ? 'sent' : 'para'}.eval${language === 'zh-CN' ? '.cn' : ''}`;
-  return { name, language, coreType, compatKind, text: parts.map((p) => p.text).join(joiner), pcm, wav: wavBuffer(pcm, 16000), seconds: pcm.length / 16000 };
+  const wavQuiet = wavBuffer(concatPcm([pcm, ...Array.from({ length: 5 }, () => quietest100Ms(pcm))]), 16000);
+  return { name, language, coreType, compatKind, text: parts.map((p) => p.text).join(joiner), pcm, wav: wavBuffer(pcm, 16000), wavQuiet, seconds: pcm.length / 16000 };
+}
+
+/** The recording's quietest 100 ms (in 50 ms steps): its own background. */
+function quietest100Ms(pcm: Int16Array): Int16Array {
+  const energy = (at: number) => pcm.subarray(at, at + 1600).reduce((sum, x) => sum + x * x, 0);
+  let best = 0;
+  for (let at = 0; at + 1600 <= pcm.length; at += 800) if (energy(at) < energy(best)) best = at;
+  return pcm.slice(best, best + 1600);
 }
 
 async function mandarinSamples(): Promise<Sample[]> {
@@ -229,13 +242,13 @@ async function stream(socket: WebSocket, wav: Buffer): Promise<number> {
   return t0;
 }
 
-async function nativeWsRound(wsBase: string, token: string, s: Sample): Promise<number> {
+async function nativeWsRound(wsBase: string, token: string, s: Sample, wav = s.wav): Promise<number> {
   const { socket, next } = await openSocket(`${wsBase}/api/v1/ws/evaluate?token=${token}`);
   try {
     await next(); // connected
     socket.send(JSON.stringify({ cmd: 'start', coreType: s.coreType, language: s.language, referenceText: s.text }));
     await next(); // started
-    await stream(socket, s.wav);
+    await stream(socket, wav);
     const start = performance.now();
     socket.send(JSON.stringify({ cmd: 'end' }));
     const result = await next();
@@ -336,8 +349,8 @@ async function main() {
 
   const figures: Record<string, unknown> = { cores: os.cpus().length, load: os.loadavg().map((l) => Number(l.toFixed(1))), workers: config.workers };
   console.log(`machine: ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}, ${config.workers} acoustic workers`);
-  console.log('| sample | audio s | HTTP c=1 p50/p95/p99 ms | CPU ms/req | HTTP c=5 p50/p95/p99 ms | WS end→result ms | compat WS end→result ms | interim lag median/p95 ms | failures |');
-  console.log('|---|---|---|---|---|---|---|---|---|');
+  console.log('| sample | audio s | HTTP c=1 p50/p95/p99 ms | CPU ms/req | HTTP c=5 p50/p95/p99 ms | WS end→result ms | WS end→result, 0.5 s quiet after, ms | compat WS end→result ms | interim lag median/p95 ms | failures |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
   const samples = [...(values.only === 'en' ? [] : await mandarinSamples()), ...(values.only === 'zh' ? [] : await englishSamples())].filter(
     (s) => !values.kind || s.coreType === values.kind,
   );
@@ -359,6 +372,11 @@ async function main() {
       const ms = await guarded('native WS', () => nativeWsRound(wsBase, token, s), failures);
       if (ms !== null) ws.push(ms);
     }
+    const wsQuiet: number[] = [];
+    for (let i = 0; i < (long ? 0 : 5) && inBudget('native WS round with quiet'); i++) {
+      const ms = await guarded('native WS, quiet after', () => nativeWsRound(wsBase, token, s, s.wavQuiet), failures);
+      if (ms !== null) wsQuiet.push(ms);
+    }
     const ends = await guarded('alignment', () => alignedWordEnds(backend, s), failures);
     const lags: number[] = [];
     const compatEnd: number[] = [];
@@ -379,6 +397,7 @@ async function main() {
       http_c5: { p50: pct(c5.times, 0.5), p95: pct(c5.times, 0.95), p99: pct(c5.times, 0.99), n: c5.times.length },
       server_split_ms: split,
       ws_end_to_result_ms: median(ws),
+      ws_end_to_result_quiet_ms: wsQuiet.length ? median(wsQuiet) : null,
       compat_ws_end_to_result_ms: median(compatEnd),
       interim_lag_ms: { median: median(lags), p95: pct(lags, 0.95), words: lags.length, all_reported: reportedAll },
       failures,
@@ -387,7 +406,7 @@ async function main() {
     };
     figures[s.name.replace(' ', '_')] = row;
     const p = (x: { p50: number | null; p95: number | null; p99: number | null }) => `${x.p50}/${x.p95}/${x.p99}`;
-    console.log(`| ${s.name} | ${row.seconds} | ${p(row.http_c1)} | ${row.cpu_ms_per_request} | ${p(row.http_c5)} | ${row.ws_end_to_result_ms} | ${row.compat_ws_end_to_result_ms} | ${row.interim_lag_ms.median}/${row.interim_lag_ms.p95} | ${failures.length} |`);
+    console.log(`| ${s.name} | ${row.seconds} | ${p(row.http_c1)} | ${row.cpu_ms_per_request} | ${p(row.http_c5)} | ${row.ws_end_to_result_ms} | ${row.ws_end_to_result_quiet_ms ?? '-'} | ${row.compat_ws_end_to_result_ms} | ${row.interim_lag_ms.median}/${row.interim_lag_ms.p95} | ${failures.length} |`);
     console.log(`  server split (median ms): ${typeof split === 'string' ? split : Object.entries(split).map(([k, v]) => `${k} ${v}`).join(', ')}`);
     for (const f of failures) console.log(`  failed: ${f}`);
   }
