@@ -10,24 +10,21 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { formPayload } from '../../src/auth/signature.js';
-import { decodeAudio } from '../../src/audio/decode.js';
-import { wavBuffer } from '../../src/audio/encode.js';
-import { beijingDay } from '../../src/storage/day.js';
 import { analyzeMandarinText } from '../../src/zh/text/index.js';
 import { buildTestApp, listenOnLoopback } from '../helpers/app.js';
 import { createAccount, evaluationForm, multipart, signatureHeaders, signForm, type Part, type TestAccount } from '../helpers/gateway.js';
-import { aishellFile, aishellTranscripts, librivox } from '../acoustic/speech.js';
+import { meterTotal } from '../helpers/ledger.js';
+import { englishRecording, mandarinRecording, type Recording } from '../helpers/recordings.js';
 
 let app: FastifyInstance;
 let base: string;
 let account: TestAccount;
-let zh: { wav: Buffer; text: string };
-let en: { wav: Buffer; words: string[] };
+let zh: Recording;
+let en: Recording;
 
 /** A loopback port with nothing listening on it. */
 async function closedPort(): Promise<number> {
@@ -42,10 +39,8 @@ before(async () => {
   ({ app } = await buildTestApp({ KOUYU_LLM_BASE_URL: `http://127.0.0.1:${await closedPort()}/v1`, KOUYU_TRIAL_DAILY_AI_REPORTS: '1' }));
   base = await listenOnLoopback(app);
   account = await createAccount(app, { tier: 'enterprise' });
-  const sentence = aishellTranscripts().find((s) => [...s.text].length >= 8)!;
-  zh = { wav: wavBuffer((await decodeAudio(fs.readFileSync(aishellFile(sentence.id)))).pcm, 16000), text: sentence.text };
-  const lv = librivox(0);
-  en = { wav: wavBuffer((await decodeAudio(fs.readFileSync(lv.file))).pcm, 16000), words: lv.words };
+  zh = await mandarinRecording(8);
+  en = await englishRecording(0);
 });
 after(() => app.close());
 
@@ -75,17 +70,15 @@ test('native HTTP pinyin kind with a Mandarin recording is scored (pinyin is a n
 });
 
 test('compat kinds are tied to their language: a mismatch is 400 40001 naming kind and language, nothing metered', async () => {
-  const day = beijingDay();
-  const before = await app.storage.usage.query(account.tenantId, { from: day, to: day, meter: 'evaluation.calls' });
+  const before = await meterTotal(app, account, 'evaluation.calls');
   const cn = await compat('sent.eval.cn', zh.wav, { refText: zh.text, language: 'en-US' });
   assert.equal(cn.res.status, 400);
   assert.equal(cn.body.code, 40001);
   assert.match(cn.body.message, /sent\.eval\.cn.*en-US/);
-  const english = await compat('sent.eval', en.wav, { refText: en.words.join(' '), language: 'zh-CN' });
+  const english = await compat('sent.eval', en.wav, { refText: en.text, language: 'zh-CN' });
   assert.equal(english.res.status, 400);
   assert.match(english.body.message, /sent\.eval\b.*zh-CN/);
-  const after = await app.storage.usage.query(account.tenantId, { from: day, to: day, meter: 'evaluation.calls' });
-  assert.deepEqual(after, before);
+  assert.equal(await meterTotal(app, account, 'evaluation.calls'), before);
   // An engine-level text check names the compat part as well.
   const symbols = await compat('sent.eval', en.wav, { refText: '... !!! ???' });
   assert.equal(symbols.res.status, 400);
@@ -94,7 +87,8 @@ test('compat kinds are tied to their language: a mismatch is 400 40001 naming ki
 
 test('.pro kinds list insertions by default; an explicit readtype_diagnosis=0 wins', async () => {
   // The reference leaves out words the reader says, so the reading has insertions.
-  const ref = [...en.words.slice(0, 3), ...en.words.slice(8)].join(' ');
+  const words = en.text.split(' ');
+  const ref = [...words.slice(0, 3), ...words.slice(8)].join(' ');
   const pro = await compat('sent.eval.pro', en.wav, { refText: ref });
   assert.equal(pro.res.status, 200, JSON.stringify(pro.body));
   const inserted = pro.body.result.words.filter((w: { readType: number }) => w.readType === 1 || w.readType === 3);
@@ -123,9 +117,7 @@ test('trial cap: compat calls keep a template report without spending it; failed
   assert.equal(refused.body.code, 42902);
   const early = await native({ coreType: 'sentence', language: 'zh-CN', referenceText: zh.text }, Buffer.from('this is not audio at all'), trial);
   assert.equal(early.body.code, 42902, 'a caller at the cap is refused before its audio is even decoded');
-  const day = beijingDay();
-  const calls = await app.storage.usage.query(trial.tenantId, { from: day, to: day, meter: 'evaluation.calls' });
-  assert.equal(calls.reduce((s, r) => s + r.quantity, 0), 3, 'two compat calls and one native call metered; the refused one is not');
+  assert.equal(await meterTotal(app, trial, 'evaluation.calls'), 3, 'two compat calls and one native call metered; the refused one is not');
 });
 
 /** Sends a multipart body in two pieces with a pause between them; answers status, headers, JSON. */

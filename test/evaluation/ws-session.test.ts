@@ -8,60 +8,24 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import net from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import WebSocket from 'ws';
-import { decodeAudio } from '../../src/audio/decode.js';
-import { wavBuffer } from '../../src/audio/encode.js';
-import { handshakePayload, sign } from '../../src/auth/signature.js';
-import { beijingDay } from '../../src/storage/day.js';
 import { buildTestApp, listenOnLoopback } from '../helpers/app.js';
-import { createAccount, type TestAccount } from '../helpers/gateway.js';
-import { aishellFile, aishellTranscripts } from '../acoustic/speech.js';
+import { createAccount, listeningAppWithAccount, type TestAccount } from '../helpers/gateway.js';
+import { meterTotal } from '../helpers/ledger.js';
+import { mandarinRecording, type Recording } from '../helpers/recordings.js';
+import { FrameClient, signedHandshake } from '../helpers/ws.js';
 
 let app: FastifyInstance;
 let base: string;
 let account: TestAccount;
-let zh: { wav: Buffer; text: string };
+let zh: Recording;
 
 before(async () => {
-  ({ app } = await buildTestApp());
-  base = `ws://${await listenOnLoopback(app)}`;
-  account = await createAccount(app, { tier: 'enterprise' });
-  const sentence = aishellTranscripts().find((s) => [...s.text].length >= 8)!;
-  zh = { wav: wavBuffer((await decodeAudio(fs.readFileSync(aishellFile(sentence.id)))).pcm, 16000), text: sentence.text };
+  ({ app, base, account } = await listeningAppWithAccount('ws', { tier: 'enterprise' }));
+  zh = await mandarinRecording(8);
 });
 after(() => app.close());
-
-/** Collects frames from the moment the socket exists; `next()` gives the next frame or `{closed}`. */
-function client(url: string) {
-  const ws = new WebSocket(url);
-  const frames: any[] = [];
-  const waiters: Array<(v: any) => void> = [];
-  const push = (v: unknown) => (waiters.length ? waiters.shift()!(v) : frames.push(v));
-  ws.on('message', (data) => push(JSON.parse(String(data))));
-  ws.on('close', (code) => push({ closed: code }));
-  const next = (): Promise<any> => (frames.length ? Promise.resolve(frames.shift()) : new Promise((r) => waiters.push(r)));
-  return {
-    ws,
-    next,
-    opened: new Promise<void>((resolve, reject) => {
-      ws.once('open', () => resolve());
-      ws.once('error', reject);
-    }),
-    send: (frame: unknown) => ws.send(typeof frame === 'string' ? frame : JSON.stringify(frame)),
-    /** Frames up to and including the first that satisfies `done`. */
-    async until(done: (f: any) => boolean): Promise<any[]> {
-      const seen: any[] = [];
-      for (;;) {
-        const f = await next();
-        seen.push(f);
-        if (done(f) || f.closed !== undefined) return seen;
-      }
-    },
-  };
-}
 
 /** A masked client frame (RFC 6455 §5.2): text for strings, binary for buffers. */
 function clientFrame(data: string | Buffer): Buffer {
@@ -79,7 +43,7 @@ function clientFrame(data: string | Buffer): Buffer {
 /**
  * The earliest a client can send: the upgrade request and the first frames leave in one write,
  * so the frames reach the server together with the handshake, before authentication can
- * finish. Returns `next()` over the server's text frames (parsed JSON).
+ * finish. Returns `json()` over the server's text frames (parsed JSON).
  */
 function sendWithHandshake(path: string, frames: (string | Buffer)[]) {
   const [host, port] = base.replace('ws://', '').split(':');
@@ -117,37 +81,26 @@ function sendWithHandshake(path: string, frames: (string | Buffer)[]) {
     }
   });
   return {
-    next: (): Promise<any> => (out.length ? Promise.resolve(out.shift()) : new Promise((r) => waiters.push(r))),
+    json: (): Promise<any> => (out.length ? Promise.resolve(out.shift()) : new Promise((r) => waiters.push(r))),
     close: () => socket.destroy(),
   };
 }
 
-function signedQuery(extra: Record<string, string> = {}): string {
-  const query = { appKey: account.appKey, timestamp: String(Math.floor(Date.now() / 1000)), nonce: Math.random().toString(36).slice(2), ...extra };
-  return new URLSearchParams({ ...query, signature: sign(handshakePayload(query), account.secret) }).toString();
-}
-
-async function calls(): Promise<number> {
-  const day = beijingDay();
-  const rows = await app.storage.usage.query(account.tenantId, { from: day, to: day, meter: 'evaluation.calls' });
-  return rows.reduce((s, r) => s + r.quantity, 0);
-}
-
 /** One compat round on a new connection; returns the final frame (or the error). */
 async function compatRound(query: string, params: Record<string, unknown>): Promise<any> {
-  const c = client(`${base}/sent.eval.cn?${query}`);
-  assert.equal((await c.next()).event, 'connected');
+  const c = new FrameClient(`${base}/sent.eval.cn?${query}`);
+  assert.equal((await c.json()).event, 'connected');
   c.send({ refText: zh.text, language: 'zh-CN', ...params });
-  const started = await c.next();
+  const started = await c.json();
   if (started.event !== 'started') {
     c.ws.close();
     return started;
   }
   c.ws.send(zh.wav);
   c.send({ cmd: 'end' });
-  const seen = await c.until((f) => f.eof === 1 || f.event === 'error');
+  const final = await c.until((f) => f.eof === 1 || f.event === 'error');
   c.ws.close();
-  return seen[seen.length - 1];
+  return final.json;
 }
 
 test('native: start, audio and end sent with the handshake itself are all served, in order', async () => {
@@ -159,9 +112,9 @@ test('native: start, audio and end sent with the handshake itself are all served
     JSON.stringify({ cmd: 'audio', data: zh.wav.subarray(20000).toString('base64') }),
     JSON.stringify({ cmd: 'end' }),
   ]);
-  assert.equal((await c.next()).event, 'connected');
-  assert.deepEqual(await c.next(), { event: 'started' });
-  const result = await c.next();
+  assert.equal((await c.json()).event, 'connected');
+  assert.deepEqual(await c.json(), { event: 'started' });
+  const result = await c.json();
   assert.equal(result.event, 'result', JSON.stringify(result));
   assert.equal(result.eof, 1);
   assert.ok(result.result.overall >= 60, `overall ${result.result.overall}`);
@@ -172,43 +125,43 @@ test('native: start, audio and end sent with the handshake itself are all served
 });
 
 test('native: frames sent as soon as the client sees the socket open are served too', async () => {
-  const c = client(`${base}/api/v1/ws/evaluate?token=${account.token}`);
+  const c = new FrameClient(`${base}/api/v1/ws/evaluate?token=${account.token}`);
   await c.opened;
   c.send({ cmd: 'start', coreType: 'sentence', language: 'zh-CN', referenceText: zh.text });
   c.ws.send(zh.wav);
   c.send({ cmd: 'end' });
-  assert.equal((await c.next()).event, 'connected');
-  assert.deepEqual(await c.next(), { event: 'started' });
-  assert.equal((await c.next()).event, 'result');
+  assert.equal((await c.json()).event, 'connected');
+  assert.deepEqual(await c.json(), { event: 'started' });
+  assert.equal((await c.json()).event, 'result');
   c.ws.close();
 });
 
 test('compat: the parameter frame, audio and end sent with the handshake, signature credentials, are served', async () => {
   // The signature path looks the key and the nonce up in storage before the session exists.
-  const c = sendWithHandshake(`/sent.eval.cn?${signedQuery()}`, [JSON.stringify({ refText: zh.text, language: 'zh-CN' }), zh.wav, JSON.stringify({ cmd: 'end' })]);
-  assert.deepEqual(await c.next(), { event: 'connected', coreType: 'sent.eval.cn' });
-  assert.deepEqual(await c.next(), { event: 'started' });
-  const final = await c.next();
+  const c = sendWithHandshake(`/sent.eval.cn?${signedHandshake(account)}`, [JSON.stringify({ refText: zh.text, language: 'zh-CN' }), zh.wav, JSON.stringify({ cmd: 'end' })]);
+  assert.deepEqual(await c.json(), { event: 'connected', coreType: 'sent.eval.cn' });
+  assert.deepEqual(await c.json(), { event: 'started' });
+  const final = await c.json();
   assert.equal(final.eof, 1, JSON.stringify(final));
   assert.match(final.recordId, /^eval_/);
   c.close();
 });
 
 test('an invalid idempotencyKey is refused when the round starts, naming the field', async () => {
-  const native = client(`${base}/api/v1/ws/evaluate?token=${account.token}`);
-  assert.equal((await native.next()).event, 'connected');
+  const native = new FrameClient(`${base}/api/v1/ws/evaluate?token=${account.token}`);
+  assert.equal((await native.json()).event, 'connected');
   for (const key of ['has space', 'x'.repeat(201), 'ключ']) {
     native.send({ cmd: 'start', coreType: 'sentence', language: 'zh-CN', referenceText: zh.text, idempotencyKey: key });
-    const refused = await native.next();
+    const refused = await native.json();
     assert.equal(refused.event, 'error');
     assert.equal(refused.code, 40001);
     assert.match(refused.message, /^idempotencyKey must be 1-200 visible ASCII characters/);
   }
   // No round was started: audio is still outside a round.
   native.ws.send(zh.wav.subarray(0, 1000));
-  assert.match((await native.next()).message, /start first/);
+  assert.match((await native.json()).message, /start first/);
   native.send({ cmd: 'start', coreType: 'sentence', language: 'zh-CN', referenceText: zh.text, idempotencyKey: 'x'.repeat(200) });
-  assert.deepEqual(await native.next(), { event: 'started' });
+  assert.deepEqual(await native.json(), { event: 'started' });
   native.ws.close();
 
   const refused = await compatRound(`token=${account.token}`, { idempotencyKey: 'tab\tkey' });
@@ -221,62 +174,62 @@ test('an invalid idempotencyKey is refused when the round starts, naming the fie
 });
 
 test('the handshake query idempotencyKey is used when the frame has none; the frame key wins', async () => {
-  const before = await calls();
+  const before = await meterTotal(app, account, 'evaluation.calls');
   const key = `q-${Date.now()}`;
-  const first = await compatRound(`${signedQuery({ idempotencyKey: key })}`, {});
+  const first = await compatRound(`${signedHandshake(account, { idempotencyKey: key })}`, {});
   assert.equal(first.eof, 1, JSON.stringify(first));
-  const replay = await compatRound(`${signedQuery({ idempotencyKey: key })}`, {});
+  const replay = await compatRound(`${signedHandshake(account, { idempotencyKey: key })}`, {});
   assert.equal(replay.recordId, first.recordId, 'the same key from the query replays the round');
   // The frame's own key wins over the query's: a new evaluation.
-  const own = await compatRound(`${signedQuery({ idempotencyKey: key })}`, { idempotencyKey: `${key}-frame` });
+  const own = await compatRound(`${signedHandshake(account, { idempotencyKey: key })}`, { idempotencyKey: `${key}-frame` });
   assert.equal(own.eof, 1);
   assert.notEqual(own.recordId, first.recordId);
-  assert.equal(await calls(), before + 2);
+  assert.equal(await meterTotal(app, account, 'evaluation.calls'), before + 2);
 });
 
 test('audio limits: a base64 frame of 10 MB fits; audio over 10 MB, in one frame or in all, is a 40001 error frame', async () => {
   const limit = 10 * 1024 * 1024;
-  const native = client(`${base}/api/v1/ws/evaluate?token=${account.token}`);
-  assert.equal((await native.next()).event, 'connected');
+  const native = new FrameClient(`${base}/api/v1/ws/evaluate?token=${account.token}`);
+  assert.equal((await native.json()).event, 'connected');
   native.send({ cmd: 'start', coreType: 'sentence', language: 'zh-CN', referenceText: zh.text });
-  assert.deepEqual(await native.next(), { event: 'started' });
+  assert.deepEqual(await native.json(), { event: 'started' });
   // Not a WAV stream, so nothing is decoded while it arrives; no end is sent.
   native.send({ cmd: 'audio', data: Buffer.alloc(limit, 1).toString('base64') });
   native.send('{not json'); // answered only if the big frame was taken and the session lives on
-  assert.deepEqual(await native.next(), { event: 'error', message: 'malformed JSON frame' });
+  assert.deepEqual(await native.json(), { event: 'error', message: 'malformed JSON frame' });
   native.ws.send(Buffer.alloc(1, 1));
-  assert.deepEqual(await native.next(), { event: 'error', code: 40001, message: 'audio larger than 10 MB' });
+  assert.deepEqual(await native.json(), { event: 'error', code: 40001, message: 'audio larger than 10 MB' });
   native.ws.close();
 
-  const compat = client(`${base}/sent.eval.cn?token=${account.token}`);
-  await compat.next();
+  const compat = new FrameClient(`${base}/sent.eval.cn?token=${account.token}`);
+  await compat.json();
   compat.send({ refText: zh.text });
-  assert.deepEqual(await compat.next(), { event: 'started' });
+  assert.deepEqual(await compat.json(), { event: 'started' });
   compat.ws.send(Buffer.alloc(limit + 1024 * 1024, 1)); // one binary frame of 11 MB
-  assert.deepEqual(await compat.next(), { event: 'error', code: 40001, message: 'audio larger than 10 MB' });
+  assert.deepEqual(await compat.json(), { event: 'error', code: 40001, message: 'audio larger than 10 MB' });
   compat.send({ refText: zh.text });
-  assert.deepEqual(await compat.next(), { event: 'started' });
+  assert.deepEqual(await compat.json(), { event: 'started' });
   compat.send({ cmd: 'audio', data: Buffer.alloc(6 * 1024 * 1024, 1).toString('base64') });
   compat.send({ cmd: 'audio', data: Buffer.alloc(6 * 1024 * 1024, 1).toString('base64') });
-  assert.deepEqual(await compat.next(), { event: 'error', code: 40001, message: 'audio larger than 10 MB' });
+  assert.deepEqual(await compat.json(), { event: 'error', code: 40001, message: 'audio larger than 10 MB' });
   compat.send({ cmd: 'ping' });
-  assert.deepEqual(await compat.next(), { event: 'pong' });
+  assert.deepEqual(await compat.json(), { event: 'pong' });
   compat.ws.close();
 });
 
 test('realtime_feedback is read like the other compat switches, also from request', async () => {
   const progressAfterOneChunk = async (params: Record<string, unknown>) => {
-    const c = client(`${base}/sent.eval.cn?token=${account.token}`);
-    await c.next();
+    const c = new FrameClient(`${base}/sent.eval.cn?token=${account.token}`);
+    await c.json();
     c.send({ refText: zh.text, ...params });
-    const started = await c.next();
+    const started = await c.json();
     if (started.event !== 'started') {
       c.ws.close();
       return started;
     }
     c.ws.send(Buffer.from('not a wav file, just bytes'));
     c.send({ cmd: 'ping' });
-    const frame = await c.next();
+    const frame = await c.json();
     c.ws.close();
     return frame;
   };
@@ -300,12 +253,12 @@ test('timeouts close the session with an error frame that has no code', async (t
   const other = await createAccount(quick);
   const url = `ws://${await listenOnLoopback(quick)}`;
   for (const path of ['/api/v1/ws/evaluate', '/sent.eval.cn']) {
-    const c = client(`${url}${path}?token=${other.token}`);
-    assert.equal((await c.next()).event, 'connected');
-    const idle = await c.next();
+    const c = new FrameClient(`${url}${path}?token=${other.token}`);
+    assert.equal((await c.json()).event, 'connected');
+    const idle = await c.json();
     assert.deepEqual(Object.keys(idle).sort(), ['event', 'message']);
     assert.equal(idle.event, 'error');
     assert.match(idle.message, /no frame for 0.3 s; session closed/);
-    assert.deepEqual(await c.next(), { closed: 1000 });
+    assert.deepEqual(await c.json(), { closed: 1000 });
   }
 });

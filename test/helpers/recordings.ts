@@ -23,11 +23,11 @@ async function load(file: string, text: string): Promise<Recording> {
 }
 
 /**
- * An English reading (LibriVox, Sense and Sensibility): 1 (3.0 s) is "he was not an ill
+ * An English reading (LibriVox, Sense and Sensibility, 0-4): 1 (3.0 s) is "he was not an ill
  * disposed young man", 4 (3.3 s) "he might even have been made amiable himself", 2 (5.3 s)
  * "unless to be rather cold hearted and rather selfish is to be ill disposed".
  */
-export function englishRecording(n: 1 | 2 | 4 = 1): Promise<Recording> {
+export function englishRecording(n = 1): Promise<Recording> {
   const lv = librivox(n);
   return load(lv.file, lv.words.join(' '));
 }

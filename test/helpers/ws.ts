@@ -18,11 +18,17 @@ export interface Received {
 
 export class FrameClient {
   readonly ws: WebSocket;
+  /** Resolves when the socket is open (the server's first frame may still be on its way). */
+  readonly opened: Promise<void>;
   private readonly queue: Received[] = [];
   private readonly waiters: Array<(r: Received) => void> = [];
 
   constructor(url: string) {
     this.ws = new WebSocket(url);
+    this.opened = new Promise((resolve, reject) => {
+      this.ws.once('open', () => resolve());
+      this.ws.once('error', reject);
+    });
     this.ws.on('message', (data) => {
       const text = String(data);
       this.push({ text, json: JSON.parse(text), at: Date.now() });
