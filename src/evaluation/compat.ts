@@ -42,6 +42,15 @@ export function isCompatOnlyKind(kind: string): boolean {
 }
 
 /**
+ * The English dialect a reading is scored in: `.pro` adaptive kinds accept the speaker's own
+ * variety, so British variants are added beside the American ones (the en-GB lexicon keeps
+ * both). Used by the scorer and by the real-time progress words alike.
+ */
+export function scoringDialect(config: EvaluationConfig, compat?: Pick<CompatOptions, 'adaptive'>): 'en-GB' | 'en-US' {
+  return compat?.adaptive || config.language === 'en-GB' ? 'en-GB' : 'en-US';
+}
+
+/**
  * Business parameters of a compat request: the text form fields, with the top-level scalar
  * fields of the `request` JSON part merged in (form fields win on a clash).
  */

@@ -3,15 +3,13 @@
  * `$KOUYU_DATA_DIR/recordings/`, downloadable without credentials at
  * `/compat/audio/<recordId>.<ext>` for 7 days (spec Limits), then gone: older files are
  * refused at once and removed by an hourly sweep.
- * `save` answers the absolute address under KOUYU_PUBLIC_BASE_URL when it is configured, else
- * the path; the compat routes complete a path from their request, HTTP or WebSocket handshake
- * (http/public-url.ts).
+ * `save` answers the path; the compat routes make it absolute (KOUYU_PUBLIC_BASE_URL, else
+ * their request's or handshake's protocol and Host: http/public-url.ts).
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../errors.js';
-import { publicUrl } from '../http/public-url.js';
 import type { RecordingStore } from './service.js';
 
 export const RECORDING_RETENTION_MS = 7 * 24 * 3600 * 1000;
@@ -63,7 +61,7 @@ export function createRecordingStore(app: FastifyInstance, dataDir: string, now:
       const tmp = path.join(dir, `.${name}.tmp`);
       await fs.writeFile(tmp, audio);
       await fs.rename(tmp, path.join(dir, name));
-      return publicUrl(`/compat/audio/${name}`, app.config.publicBaseUrl);
+      return `/compat/audio/${name}`;
     },
   };
 }

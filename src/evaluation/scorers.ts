@@ -10,6 +10,7 @@ import { presentReadAloud } from '../assessment/presenter.js';
 import { createEnglishEngine, presentConnected, type EnglishEngine } from '../en/engine/index.js';
 import type { SpeechServices } from '../speech.js';
 import { createMandarinEngine, type MandarinEngine } from '../zh/engine/engine.js';
+import { scoringDialect } from './compat.js';
 import type { EvaluationConfig } from './config.js';
 import { withCustomPinyin } from './custom-lexicon.js';
 import type { KindScorer, ScoredEvaluation, ScorerRegistry } from './service.js';
@@ -47,10 +48,9 @@ export function createScorers(speech: SpeechServices, modelsDir: string): Scorer
     async score({ config, audio, compat }) {
       const stages: Record<string, number> = {};
       const engine = await english();
-      // `.pro` adaptive variants accept the speaker's own variety: British variants are added
-      // beside the American ones (the en-GB lexicon keeps both). Their readtype-diagnosis
-      // default is settled in compat.ts, where an explicit readtype_diagnosis=0 wins.
-      const engineConfig: EvaluationConfig = compat?.adaptive ? { ...config, language: 'en-GB' } : config;
+      // `.pro` kinds are scored in the dialect that keeps both varieties (scoringDialect); their
+      // readtype-diagnosis default is settled in compat.ts, where an explicit 0 wins.
+      const engineConfig: EvaluationConfig = { ...config, language: scoringDialect(config, compat) };
       const custom = compat?.lexicon ?? {};
       const assessment = await timed(stages, 'assess', () => engine.assess(engineConfig, audio, { customPronunciations: custom }));
       const body = presentReadAloud({ ...assessment, language: config.language }, config, { readtypeDiagnosis: compat?.readtypeDiagnosis });

@@ -17,7 +17,7 @@ export interface CompatOptions {
   readtypeDiagnosis: boolean;
   attachAudioUrl: boolean;
   timing: boolean;
-  /** `.pro` adaptive variants. */
+  /** `.pro` kinds without `dict_dialect`: British and American variants both accepted (scoringDialect). */
   adaptive: boolean;
   /** Caller-supplied pronunciations: word → pronunciation strings (see README). */
   lexicon: Record<string, string[]>;

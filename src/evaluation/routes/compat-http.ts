@@ -54,20 +54,19 @@ export function registerCompatEvaluateRoute(app: FastifyInstance, service: Evalu
         receivedAt,
       });
       setServerTiming(reply, timings);
-      const out = compatBody(response);
-      if (response.audioUrl) out.audioUrl = publicUrl(response.audioUrl, app.config.publicBaseUrl, request);
-      return out;
+      return compatBody(response, (path) => publicUrl(path, app.config.publicBaseUrl, request));
     },
   );
 }
 
 /**
- * The compat result shape `{recordId, eof:1, result, audioUrl?, timing?}`. The stored record
+ * The compat result shape `{recordId, eof:1, result, audioUrl?, timing?}`; `absoluteUrl` turns
+ * the stored recording's path into the address the caller downloads it from. The stored record
  * keeps the whole evaluation (report included), so report lookup works for compat calls too.
  */
-export function compatBody(response: BareEvaluationResponse): Record<string, unknown> {
+export function compatBody(response: BareEvaluationResponse, absoluteUrl: (path: string) => string): Record<string, unknown> {
   const body: Record<string, unknown> = { recordId: response.recordId, eof: 1, result: response.result };
-  if (response.audioUrl) body.audioUrl = response.audioUrl;
+  if (response.audioUrl) body.audioUrl = absoluteUrl(response.audioUrl);
   if (response.timing) body.timing = response.timing;
   return body;
 }

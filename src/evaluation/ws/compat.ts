@@ -160,8 +160,7 @@ export function runCompatSession(socket: WebSocket, kind: string, principal: Pri
           idempotencyKey: current.idempotencyKey,
           receivedAt: current.receivedAt,
           frame: (response) => {
-            const out = compatBody(response);
-            if (typeof out.audioUrl === 'string') out.audioUrl = handshake.absoluteUrl(out.audioUrl);
+            const out = compatBody(response, handshake.absoluteUrl);
             if (response.timing) out.timing = { ...response.timing, wsFirstAudioAt: current.firstAudioAt };
             return JSON.stringify(out);
           },

@@ -15,6 +15,7 @@ import type { EnglishTextKind } from '../../en/text/types.js';
 import { KERNEL_VERSION as ZH_KERNEL, analyzeRequestText } from '../../zh/engine/engine.js';
 import { syllableTable } from '../../zh/engine/syllables.js';
 import type { EvaluationConfig } from '../config.js';
+import { scoringDialect } from '../compat.js';
 import { withCustomPinyin } from '../custom-lexicon.js';
 import type { CompatOptions } from '../types.js';
 import type { InterimTracker } from './compat.js';
@@ -66,7 +67,7 @@ export async function referenceWords(config: EvaluationConfig, backend: Acoustic
     }
     return { words, units, lang: 'zh' };
   }
-  const dialect = custom?.adaptive || config.language === 'en-GB' ? 'en-GB' : 'en-US';
+  const dialect = scoringDialect(config, custom);
   const kind = config.coreType as EnglishTextKind;
   const plan = withCustomPronunciations(planReading(await loadEnglishLexicon(), config.referenceText, kind, dialect), custom?.lexicon ?? {});
   for (const entry of plan.entries) {
