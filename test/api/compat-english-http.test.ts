@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
-import { listeningAppWithAccount, multipart, signForm, type Part, type TestAccount } from '../helpers/gateway.js';
+import { compatForm, listeningAppWithAccount, signForm, type TestAccount } from '../helpers/gateway.js';
 import { charged, ledger } from '../helpers/ledger.js';
 import { englishRecording, type Recording } from '../helpers/recordings.js';
 
@@ -24,9 +24,8 @@ after(() => app.close());
 const SERVER_TIMING = /^total;dur=(\d+), engine;dur=(\d+), platform;dur=(\d+)$/;
 
 async function compat(kind: string, fields: Record<string, string>, audio: Buffer) {
-  const parts: Part[] = [{ name: 'audio', value: audio, filename: 'reading.wav' }, ...Object.entries(fields).map(([name, value]) => ({ name, value }))];
-  const form = multipart(parts);
-  const res = await fetch(`${base}/${kind}`, { method: 'POST', body: new Uint8Array(form.payload), headers: { ...form.headers, ...signForm(account, parts) } });
+  const form = compatForm(fields, audio, 'reading.wav');
+  const res = await fetch(`${base}/${kind}`, { method: 'POST', body: new Uint8Array(form.payload), headers: { ...form.headers, ...signForm(account, form.parts) } });
   return { res, body: await res.json() };
 }
 

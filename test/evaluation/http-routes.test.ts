@@ -16,7 +16,7 @@ import type { FastifyInstance } from 'fastify';
 import { formPayload } from '../../src/auth/signature.js';
 import { analyzeMandarinText } from '../../src/zh/text/index.js';
 import { buildTestApp, listenOnLoopback } from '../helpers/app.js';
-import { createAccount, evaluationForm, multipart, signatureHeaders, signForm, type Part, type TestAccount } from '../helpers/gateway.js';
+import { compatForm, createAccount, evaluationForm, multipart, signatureHeaders, signForm, type Part, type TestAccount } from '../helpers/gateway.js';
 import { meterTotal } from '../helpers/ledger.js';
 import { englishRecording, mandarinRecording, type Recording } from '../helpers/recordings.js';
 
@@ -51,9 +51,8 @@ async function native(config: Record<string, unknown>, audio: Buffer, who: TestA
 }
 
 async function compat(kind: string, audio: Buffer, fields: Record<string, string>, who: TestAccount = account) {
-  const parts: Part[] = [{ name: 'audio', value: audio, filename: 'a.wav' }, ...Object.entries(fields).map(([name, value]) => ({ name, value }))];
-  const form = multipart(parts);
-  const res = await fetch(`http://${base}/${kind}`, { method: 'POST', body: new Uint8Array(form.payload), headers: { ...form.headers, ...signForm(who, parts) } });
+  const form = compatForm(fields, audio);
+  const res = await fetch(`http://${base}/${kind}`, { method: 'POST', body: new Uint8Array(form.payload), headers: { ...form.headers, ...signForm(who, form.parts) } });
   return { res, body: await res.json() };
 }
 

@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { beijingDay } from '../../src/storage/day.js';
 import { handshakePayload, sign } from '../../src/auth/signature.js';
 import { buildTestApp, listenOnLoopback, loopbackClient } from '../helpers/app.js';
-import { createAccount, evaluationForm, multipart, signForm, type Part, type TestAccount } from '../helpers/gateway.js';
+import { compatForm, createAccount, multipart, signForm, type Part, type TestAccount } from '../helpers/gateway.js';
 
 async function usageRows(app: FastifyInstance, account: TestAccount) {
   const day = beijingDay();
@@ -73,9 +73,8 @@ test('compat POST /{coreType}: signature only, unknown kinds 404, form errors 40
   const inject = await loopbackClient(app);
   const account = await createAccount(app);
   const send = (kind: string, fields: Record<string, string>, sign = true, appKeyOnly = false) => {
-    const parts: Part[] = [{ name: 'audio', value: Buffer.alloc(48000), filename: 'a.wav' }, ...Object.entries(fields).map(([name, value]) => ({ name, value }))];
-    const form = multipart(parts);
-    const headers = sign ? signForm(account, parts) : appKeyOnly ? { 'x-app-key': account.appKey } : {};
+    const form = compatForm(fields, Buffer.alloc(48000));
+    const headers = sign ? signForm(account, form.parts) : appKeyOnly ? { 'x-app-key': account.appKey } : {};
     return inject({ method: 'POST', url: `/${kind}`, payload: form.payload, headers: { ...form.headers, ...headers } });
   };
   const native = await send('sentence', { refText: 'hello' });

@@ -59,6 +59,12 @@ export function multipart(parts: Part[]): { payload: Buffer; headers: Record<str
   return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
 
+/** A compat evaluation form: the audio file and one text part per field (`parts` for signing). */
+export function compatForm(fields: Record<string, string>, audio: Buffer, filename = 'a.wav') {
+  const parts: Part[] = [{ name: 'audio', value: audio, filename }, ...Object.entries(fields).map(([name, value]) => ({ name, value }))];
+  return { ...multipart(parts), parts };
+}
+
 /** An evaluation-shaped form: audio file plus a JSON config part. */
 export function evaluationForm(config: Record<string, unknown>, audio: Buffer = Buffer.alloc(32000, 1), extra: Part[] = []) {
   const configText = JSON.stringify(config);
