@@ -5,7 +5,7 @@
  *
  * One instance belongs to one thread and serves one utterance at a time.
  */
-import { sphinx, type Ptr, type SphinxLib } from './ffi.js';
+import { sharedScoring, sphinx, type Ptr, type SphinxLib } from './ffi.js';
 
 /** Largest piece of live audio handed to the decoder in one call: 100 ms at 16 kHz. */
 const LIVE_SLICE_SAMPLES = 1600;
@@ -20,6 +20,11 @@ export interface DecoderOptions {
   dict?: string;
   /** Extra command-line style options, e.g. ['-beam', '1e-80']. */
   args?: string[];
+  /**
+   * Share frame scoring with the other decoders of the process that decode the same audio
+   * (ffi.ts, `sharedScoring`): for decoders that make several passes over each recording.
+   */
+  shareScoring?: boolean;
 }
 
 export interface Beams {
@@ -83,6 +88,7 @@ export class SphinxDecoder {
     // ps_init retains the config; drop our reference either way.
     lib.cmd_ln_free_r(config);
     if (!ps) throw new Error(`pocketsphinx could not load the model at ${opts.hmm}`);
+    if (opts.shareScoring) sharedScoring()?.(ps);
     return new SphinxDecoder(lib, ps);
   }
 

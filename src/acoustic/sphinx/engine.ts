@@ -220,7 +220,7 @@ export class SphinxEngine {
 
 function loadLang(paths: ModelPaths, lang: AcousticLang, args: readonly string[], loopArgs: readonly string[]): LangEngine {
   const model = lang === 'zh' ? paths.zh : paths.en;
-  const decoder = SphinxDecoder.create({ hmm: model.acoustic, dict: model.dict, args: [...args] });
+  const decoder = SphinxDecoder.create({ hmm: model.acoustic, dict: model.dict, args: [...args], shareScoring: true });
   const lexicon = loadDictionary(model.dict, lang);
   const phones = lexicon.phones;
   // Single phones as words, for the phone pass and the insertion loop.
@@ -232,7 +232,7 @@ function loadLang(paths: ModelPaths, lang: AcousticLang, args: readonly string[]
   let loopDecoder = decoder;
   if (loopArgs.length > 0) {
     // No dictionary: the loop needs only the model's phones.
-    loopDecoder = SphinxDecoder.create({ hmm: model.acoustic, args: [...args, ...loopArgs] });
+    loopDecoder = SphinxDecoder.create({ hmm: model.acoustic, args: [...args, ...loopArgs], shareScoring: true });
     loopDecoder.setBeams(LOOP_BEAMS);
     loopDecoder.setPhoneLoop(LOOP_SEARCH);
   }

@@ -6,6 +6,9 @@
  * installed libraries. Pointers to library objects stay opaque. Every call is synchronous and
  * must run in a worker thread, never on the event loop of the HTTP server.
  */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import koffi from 'koffi';
 
 const LIB_SPHINXBASE = 'libsphinxbase.so.3';
@@ -111,4 +114,38 @@ export function sphinx(): SphinxLib {
   };
   cached.err_set_logfp(null);
   return cached;
+}
+
+/**
+ * Installs the shared codebook evaluation (native/ptm-share.c) in a decoder: passes over the
+ * same features, in any thread, compute each frame's Gaussians once; every pass's scores stay
+ * the library's own, bit for bit. Null when the native piece is not built (`npm run build`
+ * compiles it where a C compiler exists) or KOUYU_SHARED_SCORING=off.
+ */
+export type ShareInstaller = (ps: Ptr) => boolean;
+
+let installer: ShareInstaller | null | undefined;
+
+export function sharedScoring(): ShareInstaller | null {
+  if (installer !== undefined) return installer;
+  installer = null;
+  if (process.env.KOUYU_SHARED_SCORING === 'off') return installer;
+  const file = nativeLibrary('libkouyu-ptm.so');
+  if (file) {
+    sphinx();
+    const install = koffi.load(file).func('int kps_install(void *ps)');
+    installer = (ps) => install(ps) === 1;
+  }
+  return installer;
+}
+
+/** The built native library of that name (native/build under the repository root), if any. */
+function nativeLibrary(name: string): string | null {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (let up = 0; up < 6; up++) {
+    const file = path.join(dir, 'native', 'build', name);
+    if (fs.existsSync(file)) return file;
+    dir = path.dirname(dir);
+  }
+  return null;
 }
