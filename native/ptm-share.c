@@ -113,7 +113,7 @@ typedef struct {
 #define MAX_DENSITY 256
 #define KEEP 16              /* candidates kept per (frame, codebook) */
 #define CHUNK_FRAMES 256
-#define MAX_CHUNKS 256       /* 65,536 frames: about 11 minutes */
+#define MAX_CHUNKS 48        /* 12,288 frames (about 2 minutes); later frames are scored by each pass */
 #define SLOTS 4
 
 typedef struct {

@@ -70,10 +70,13 @@ export class SphinxDecoder {
   private ps: Ptr | null;
   private readonly lnPerUnit: number;
   private readonly added = new Set<string>();
+  /** True when this decoder's frame scoring is shared (`DecoderOptions.shareScoring` took effect). */
+  readonly sharesScoring: boolean;
 
-  private constructor(lib: SphinxLib, ps: Ptr) {
+  private constructor(lib: SphinxLib, ps: Ptr, sharesScoring: boolean) {
     this.lib = lib;
     this.ps = ps;
+    this.sharesScoring = sharesScoring;
     const lmath = lib.ps_get_logmath(ps);
     this.lnPerUnit = lib.logmath_log_to_ln(lmath, 1) * (1 << SENSCR_SHIFT);
   }
@@ -88,8 +91,8 @@ export class SphinxDecoder {
     // ps_init retains the config; drop our reference either way.
     lib.cmd_ln_free_r(config);
     if (!ps) throw new Error(`pocketsphinx could not load the model at ${opts.hmm}`);
-    if (opts.shareScoring) sharedScoring()?.(ps);
-    return new SphinxDecoder(lib, ps);
+    const shared = opts.shareScoring === true && (sharedScoring()?.(ps) ?? false);
+    return new SphinxDecoder(lib, ps, shared);
   }
 
   private get handle(): Ptr {
