@@ -116,6 +116,16 @@ typedef struct {
 #define MAX_CHUNKS 48        /* 12,288 frames (about 2 minutes); later frames are scored by each pass */
 #define SLOTS 4
 
+enum { CB_FREE, CB_CLAIMED, CB_DONE };
+
+/* A spinning thread's hint to the processor. */
+static inline void relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
 typedef struct {
     float d[KEEP];           /* best scores, descending */
     uint8_t cw[KEEP];
@@ -124,7 +134,7 @@ typedef struct {
 typedef struct {
     float feat[MAX_CEP];
     _Atomic int has_feat;    /* 0 empty, 1 being written, 2 written */
-    _Atomic uint8_t done[MAX_CB];  /* codebooks whose candidates are written */
+    _Atomic uint8_t done[MAX_CB];  /* each codebook's candidates: CB_FREE, CB_CLAIMED, CB_DONE */
     _Atomic int all_done;
     cands_t *cands;          /* [n_mgau][n_feat], allocated with the frame */
 } frame_t;
@@ -136,6 +146,7 @@ typedef struct {
     uint64_t last_used;
     frame_t *chunks[MAX_CHUNKS];
     int live;
+    int retired;             /* forgotten: never matched again, cleared when its last user leaves */
 } slot_t;
 
 static pthread_mutex_t store_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -158,15 +169,6 @@ typedef struct {
     float *scratch;          /* [n_density] */
 } hook_t;
 
-static void release_slot(hook_t *h)
-{
-    if (h->slot < 0) return;
-    pthread_mutex_lock(&store_lock);
-    store[h->slot].users--;
-    pthread_mutex_unlock(&store_lock);
-    h->slot = -1;
-}
-
 static void clear_slot(slot_t *sl)
 {
     for (int c = 0; c < MAX_CHUNKS; c++) {
@@ -177,6 +179,31 @@ static void clear_slot(slot_t *sl)
         sl->chunks[c] = NULL;
     }
     sl->live = 0;
+    sl->retired = 0;
+}
+
+/*
+ * Forgets every recording scored so far: later passes score their frames afresh, as for a
+ * recording never seen (measurements of one assessment's own cost use it between runs).
+ */
+void kps_forget(void)
+{
+    pthread_mutex_lock(&store_lock);
+    for (int i = 0; i < SLOTS; i++) {
+        if (store[i].users == 0) clear_slot(&store[i]);
+        else store[i].retired = 1;
+    }
+    pthread_mutex_unlock(&store_lock);
+}
+
+static void release_slot(hook_t *h)
+{
+    if (h->slot < 0) return;
+    pthread_mutex_lock(&store_lock);
+    slot_t *sl = &store[h->slot];
+    if (--sl->users == 0 && sl->retired) clear_slot(sl);
+    pthread_mutex_unlock(&store_lock);
+    h->slot = -1;
 }
 
 /* Finds or opens the slot of the recording whose first frame is `feat`. */
@@ -187,7 +214,7 @@ static int acquire_slot(hook_t *h, const mfcc_t *feat)
     pthread_mutex_lock(&store_lock);
     for (int i = 0; i < SLOTS; i++) {
         slot_t *sl = &store[i];
-        if (sl->live && sl->model == h->model && memcmp(sl->first, feat, bytes) == 0) { found = i; break; }
+        if (sl->live && !sl->retired && sl->model == h->model && memcmp(sl->first, feat, bytes) == 0) { found = i; break; }
     }
     if (found < 0) {
         for (int i = 0; i < SLOTS; i++) {
@@ -395,23 +422,25 @@ static void eval_active(hook_t *h, const cands_t *c, int cb, int f, const mfcc_t
     scan_candidates(topn, N, cws, ds, m);
 }
 
-/* The shared candidates of every codebook and stream for this frame, computed here for the
- * codebooks no pass has done yet; NULL without a shared frame. */
+/* The shared candidates of every codebook and stream for this frame; NULL without a shared
+ * frame. Passes running at the same time split the codebooks not yet done: each claims one at a
+ * time, then waits for those another pass is still writing (a microsecond or two each). */
 static const cands_t *shared_candidates(hook_t *h, frame_t *fr, mfcc_t **featbuf)
 {
     if (!fr) return NULL;
     if (atomic_load_explicit(&fr->all_done, memory_order_acquire)) return fr->cands;
-    cands_t local[MAX_FEAT];
     for (int cb = 0; cb < h->n_mgau; cb++) {
-        if (atomic_load_explicit(&fr->done[cb], memory_order_acquire)) continue;
+        uint8_t free_ = CB_FREE;
+        if (atomic_load_explicit(&fr->done[cb], memory_order_relaxed) != CB_FREE) continue;
+        if (!atomic_compare_exchange_strong(&fr->done[cb], &free_, CB_CLAIMED)) continue;
         for (int f = 0; f < h->n_feat; f++) {
             codebook_scores(h, cb, f, featbuf[f], h->scratch);
-            keep_best(h->scratch, h->n_density, &local[f]);
+            keep_best(h->scratch, h->n_density, &fr->cands[(size_t)cb * h->n_feat + f]);
         }
-        /* Another thread may write the same values at the same time; either copy is right. */
-        memcpy(&fr->cands[(size_t)cb * h->n_feat], local, (size_t)h->n_feat * sizeof(cands_t));
-        atomic_store_explicit(&fr->done[cb], 1, memory_order_release);
+        atomic_store_explicit(&fr->done[cb], CB_DONE, memory_order_release);
     }
+    for (int cb = 0; cb < h->n_mgau; cb++)
+        while (atomic_load_explicit(&fr->done[cb], memory_order_acquire) != CB_DONE) relax();
     atomic_store_explicit(&fr->all_done, 1, memory_order_release);
     return fr->cands;
 }

@@ -125,6 +125,7 @@ export function sphinx(): SphinxLib {
 export type ShareInstaller = (ps: Ptr) => boolean;
 
 let installer: ShareInstaller | null | undefined;
+let forget: (() => void) | null = null;
 
 export function sharedScoring(): ShareInstaller | null {
   if (installer !== undefined) return installer;
@@ -133,10 +134,22 @@ export function sharedScoring(): ShareInstaller | null {
   const file = nativeLibrary('libkouyu-ptm.so');
   if (file) {
     sphinx();
-    const install = koffi.load(file).func('int kps_install(void *ps)');
+    const native = koffi.load(file);
+    const install = native.func('int kps_install(void *ps)');
+    forget = native.func('void kps_forget()');
     installer = (ps) => install(ps) === 1;
   }
   return installer;
+}
+
+/**
+ * Forgets every recording whose frames were scored, in every thread of the process: the next
+ * passes over any recording score it afresh. For measuring one assessment's own cost (a
+ * benchmark that scores the same recording again would otherwise find its frames scored).
+ */
+export function forgetSharedScores(): void {
+  sharedScoring();
+  forget?.();
 }
 
 /** The built native library of that name (native/build under the repository root), if any. */
