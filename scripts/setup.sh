@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
 # Installs everything Kouyu needs and builds it. Safe to run again: each step skips
 # what is already in place.
-#   1. Debian packages (ffmpeg, sox, PocketSphinx and its English model, espeak-ng)
+#   1. Debian packages (ffmpeg, sox, PocketSphinx and its English model, espeak-ng, a C compiler)
 #   2. npm dependencies (npm ci, only when package-lock.json changed since the last install)
 #   3. speech models: KOUYU_MODELS_DIR (default ./models) points at a sibling shared/models
 #      folder when there is one; otherwise scripts/fetch-models.sh downloads and verifies them
-#   4. TypeScript build into dist/
+#   4. build: the native piece into native/build/, TypeScript into dist/
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 log() { printf '[setup] %s\n' "$*"; }
 
-debian_packages=(ffmpeg sox libsox-fmt-all libpocketsphinx3 pocketsphinx-en-us pocketsphinx espeak-ng curl libvo-amrwbenc0)
+debian_packages=(ffmpeg sox libsox-fmt-all libpocketsphinx3 pocketsphinx-en-us pocketsphinx espeak-ng curl libvo-amrwbenc0 gcc libc6-dev)
 missing=()
 for p in "${debian_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -57,16 +57,11 @@ test('passes over the same recordings, interleaved, give exactly the scores of d
 });
 
 test('English assessments on a pool of two workers sharing their scoring equal those of workers that do not', async () => {
-  const previous = process.env.KOUYU_SHARED_SCORING;
   let alone: AcousticBackend | null = null;
   let pooled: AcousticBackend | null = null;
   try {
-    // Workers take the environment as it is when they start.
-    process.env.KOUYU_SHARED_SCORING = 'off';
-    alone = await createAcousticBackend({ ...config, workers: 2 }, { langs: ['en'], progressThreads: 0 });
-    if (previous === undefined) delete process.env.KOUYU_SHARED_SCORING;
-    else process.env.KOUYU_SHARED_SCORING = previous;
-    pooled = await createAcousticBackend({ ...config, workers: 2 }, { langs: ['en'], progressThreads: 0 });
+    alone = await createAcousticBackend({ ...config, workers: 2, sharedScoring: false }, { langs: ['en'], progressThreads: 0 });
+    pooled = await createAcousticBackend({ ...config, workers: 2, sharedScoring: true }, { langs: ['en'], progressThreads: 0 });
     const english = await loadEnglishLexicon();
     const model = loadEnglishScoringModel();
     const engines = [alone, pooled].map((backend) => createEnglishEngine({ backend, lexicon: english, model }));
@@ -83,7 +78,5 @@ test('English assessments on a pool of two workers sharing their scoring equal t
   } finally {
     await alone?.close();
     await pooled?.close();
-    if (previous === undefined) delete process.env.KOUYU_SHARED_SCORING;
-    else process.env.KOUYU_SHARED_SCORING = previous;
   }
 });

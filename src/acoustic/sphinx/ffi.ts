@@ -120,7 +120,7 @@ export function sphinx(): SphinxLib {
  * Installs the shared codebook evaluation (native/ptm-share.c) in a decoder: passes over the
  * same features, in any thread, compute each frame's Gaussians once; every pass's scores stay
  * the library's own, bit for bit. Null when the native piece is not built (`npm run build`
- * compiles it where a C compiler exists) or KOUYU_SHARED_SCORING=off.
+ * compiles it where a C compiler exists).
  */
 export type ShareInstaller = (ps: Ptr) => boolean;
 
@@ -130,7 +130,6 @@ let forget: (() => void) | null = null;
 export function sharedScoring(): ShareInstaller | null {
   if (installer !== undefined) return installer;
   installer = null;
-  if (process.env.KOUYU_SHARED_SCORING === 'off') return installer;
   const file = nativeLibrary('libkouyu-ptm.so');
   if (file) {
     sphinx();
