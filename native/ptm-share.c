@@ -15,8 +15,8 @@
  * the senones (its frame function, called for a frame it considers already evaluated).
  * `kps_install` checks every structure it touches and declines (returns 0) for anything else.
  *
- * Build: cc -O2 -fPIC -shared -ffp-contract=off (no fused multiply-add: the sums must round
- * exactly as the library's do).
+ * Build (scripts/build-native.sh): cc -O3 -fPIC -shared -ffp-contract=off -fno-fast-math: no
+ * fused multiply-add and no reordering, so every sum rounds exactly as the library's do.
  */
 #include <pthread.h>
 #include <math.h>
