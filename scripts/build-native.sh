@@ -10,8 +10,8 @@ if ! command -v "$cc_bin" >/dev/null 2>&1; then
 fi
 mkdir -p native/build
 out=native/build/libkouyu-ptm.so
-if [ ! -f "$out" ] || [ native/ptm-share.c -nt "$out" ]; then
+if [ ! -f "$out" ] || [ native/ptm-fast.c -nt "$out" ]; then
   # No fused multiply-add and no fast-math: the sums must round exactly as the library's do.
-  "$cc_bin" -O3 -fPIC -shared -ffp-contract=off -fno-fast-math -Wall -o "$out.tmp" native/ptm-share.c -lpthread
+  "$cc_bin" -O3 -fPIC -shared -ffp-contract=off -fno-fast-math -Wall -o "$out.tmp" native/ptm-fast.c -lpthread
   mv "$out.tmp" "$out"
 fi

@@ -41,11 +41,11 @@ export interface Config {
    */
   earlyScoring: boolean;
   /**
-   * Decoding passes over the same recording share its frames' Gaussian scores
-   * (KOUYU_SHARED_SCORING, on by default; docs/acoustic.md, "Shared frame scoring"). Answers
-   * are the same either way; off only spends more CPU.
+   * English frames scored by the native codebook evaluation (KOUYU_FAST_SCORING, on by
+   * default; docs/acoustic.md, "Fast frame scoring"). Answers are the same either way; off
+   * only spends more CPU.
    */
-  sharedScoring: boolean;
+  fastScoring: boolean;
   dataDir: string;
   modelsDir: string;
   /** PostgreSQL connection string; null selects the embedded SQLite file under dataDir. */
@@ -103,7 +103,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     host: str(env, 'HOST') ?? '0.0.0.0',
     publicBaseUrl: baseUrl(env, 'KOUYU_PUBLIC_BASE_URL'),
     earlyScoring: onOff(env, 'KOUYU_EARLY_SCORING', true),
-    sharedScoring: onOff(env, 'KOUYU_SHARED_SCORING', true),
+    fastScoring: onOff(env, 'KOUYU_FAST_SCORING', true),
     dataDir,
     modelsDir,
     databaseUrl: str(env, 'DATABASE_URL'),

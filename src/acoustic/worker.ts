@@ -18,12 +18,12 @@ export interface AcousticWorkerData {
   recognition: RecognizerSetup;
   langs: AcousticLang[];
   decoderArgs: DecoderArgs;
-  /** Config.sharedScoring. */
-  sharedScoring: boolean;
+  /** Config.fastScoring. */
+  fastScoring: boolean;
 }
 
 const data = workerData as AcousticWorkerData;
-const engine = SphinxEngine.create(data.modelsDir, data.langs, data.decoderArgs, data.sharedScoring);
+const engine = SphinxEngine.create(data.modelsDir, data.langs, data.decoderArgs, data.fastScoring);
 const ctx = taskContext(engine, () => new Recognizer(data.recognition), threadId);
 // The n-gram searches load here too (1-2 s for Mandarin), so the first ASR request does not pay.
 for (const lang of data.langs) ctx.recognizer().prepare(lang, engine.decoder(lang));

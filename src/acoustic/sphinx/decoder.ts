@@ -5,7 +5,7 @@
  *
  * One instance belongs to one thread and serves one utterance at a time.
  */
-import { sharedScoring, sphinx, type Ptr, type SphinxLib } from './ffi.js';
+import { fastScoring, sphinx, type Ptr, type SphinxLib } from './ffi.js';
 
 /** Largest piece of live audio handed to the decoder in one call: 100 ms at 16 kHz. */
 const LIVE_SLICE_SAMPLES = 1600;
@@ -20,11 +20,8 @@ export interface DecoderOptions {
   dict?: string;
   /** Extra command-line style options, e.g. ['-beam', '1e-80']. */
   args?: string[];
-  /**
-   * Share frame scoring with the other decoders of the process that decode the same audio
-   * (ffi.ts, `sharedScoring`): for decoders that make several passes over each recording.
-   */
-  shareScoring?: boolean;
+  /** Score frames with the native codebook evaluation where the model allows (ffi.ts, `fastScoring`). */
+  fastScoring?: boolean;
 }
 
 export interface Beams {
@@ -70,13 +67,13 @@ export class SphinxDecoder {
   private ps: Ptr | null;
   private readonly lnPerUnit: number;
   private readonly added = new Set<string>();
-  /** True when this decoder's frame scoring is shared (`DecoderOptions.shareScoring` took effect). */
-  readonly sharesScoring: boolean;
+  /** True when this decoder scores frames with the native evaluation (`DecoderOptions.fastScoring` took effect). */
+  readonly fastScoring: boolean;
 
-  private constructor(lib: SphinxLib, ps: Ptr, sharesScoring: boolean) {
+  private constructor(lib: SphinxLib, ps: Ptr, fastScoring: boolean) {
     this.lib = lib;
     this.ps = ps;
-    this.sharesScoring = sharesScoring;
+    this.fastScoring = fastScoring;
     const lmath = lib.ps_get_logmath(ps);
     this.lnPerUnit = lib.logmath_log_to_ln(lmath, 1) * (1 << SENSCR_SHIFT);
   }
@@ -91,8 +88,8 @@ export class SphinxDecoder {
     // ps_init retains the config; drop our reference either way.
     lib.cmd_ln_free_r(config);
     if (!ps) throw new Error(`pocketsphinx could not load the model at ${opts.hmm}`);
-    const shared = opts.shareScoring === true && (sharedScoring()?.(ps) ?? false);
-    return new SphinxDecoder(lib, ps, shared);
+    const fast = opts.fastScoring === true && (fastScoring()?.(ps) ?? false);
+    return new SphinxDecoder(lib, ps, fast);
   }
 
   private get handle(): Ptr {

@@ -105,13 +105,13 @@ export class SphinxEngine {
 
   /**
    * Loads a decoder per language (150-230 ms each), and a loop decoder where loop options are
-   * given. Their frame scoring is shared with the process's other engines (decoder.ts,
-   * `shareScoring`) unless `shareScoring` is false.
+   * given. They score frames with the native evaluation (decoder.ts, `fastScoring`) unless
+   * `fastScoring` is false; the answers are the same either way.
    */
-  static create(modelsDir: string, langs: readonly AcousticLang[] = ['zh', 'en'], decoderArgs: DecoderArgs = {}, shareScoring = true): SphinxEngine {
+  static create(modelsDir: string, langs: readonly AcousticLang[] = ['zh', 'en'], decoderArgs: DecoderArgs = {}, fastScoring = true): SphinxEngine {
     const paths = resolveModels(modelsDir);
     const engine = new SphinxEngine();
-    for (const lang of langs) engine.langs.set(lang, loadLang(paths, lang, decoderArgs[lang] ?? [], decoderArgs.loop?.[lang] ?? [], shareScoring));
+    for (const lang of langs) engine.langs.set(lang, loadLang(paths, lang, decoderArgs[lang] ?? [], decoderArgs.loop?.[lang] ?? [], fastScoring));
     return engine;
   }
 
@@ -222,9 +222,9 @@ export class SphinxEngine {
   }
 }
 
-function loadLang(paths: ModelPaths, lang: AcousticLang, args: readonly string[], loopArgs: readonly string[], shareScoring: boolean): LangEngine {
+function loadLang(paths: ModelPaths, lang: AcousticLang, args: readonly string[], loopArgs: readonly string[], fastScoring: boolean): LangEngine {
   const model = lang === 'zh' ? paths.zh : paths.en;
-  const decoder = SphinxDecoder.create({ hmm: model.acoustic, dict: model.dict, args: [...args], shareScoring });
+  const decoder = SphinxDecoder.create({ hmm: model.acoustic, dict: model.dict, args: [...args], fastScoring });
   const lexicon = loadDictionary(model.dict, lang);
   const phones = lexicon.phones;
   // Single phones as words, for the phone pass and the insertion loop.
@@ -236,7 +236,7 @@ function loadLang(paths: ModelPaths, lang: AcousticLang, args: readonly string[]
   let loopDecoder = decoder;
   if (loopArgs.length > 0) {
     // No dictionary: the loop needs only the model's phones.
-    loopDecoder = SphinxDecoder.create({ hmm: model.acoustic, args: [...args, ...loopArgs], shareScoring });
+    loopDecoder = SphinxDecoder.create({ hmm: model.acoustic, args: [...args, ...loopArgs], fastScoring });
     loopDecoder.setBeams(LOOP_BEAMS);
     loopDecoder.setPhoneLoop(LOOP_SEARCH);
   }

@@ -117,38 +117,25 @@ export function sphinx(): SphinxLib {
 }
 
 /**
- * Installs the shared codebook evaluation (native/ptm-share.c) in a decoder: passes over the
- * same features, in any thread, compute each frame's Gaussians once; every pass's scores stay
- * the library's own, bit for bit. Null when the native piece is not built (`npm run build`
- * compiles it where a C compiler exists).
+ * Installs the exact, vectorised codebook evaluation (native/ptm-fast.c) in a decoder of a
+ * phonetically-tied model: the same scores as the library's own, bit for bit, for less CPU.
+ * Null when the native piece is not built (`npm run build` compiles it where a C compiler
+ * exists).
  */
-export type ShareInstaller = (ps: Ptr) => boolean;
+export type FastScoringInstaller = (ps: Ptr) => boolean;
 
-let installer: ShareInstaller | null | undefined;
-let forget: (() => void) | null = null;
+let installer: FastScoringInstaller | null | undefined;
 
-export function sharedScoring(): ShareInstaller | null {
+export function fastScoring(): FastScoringInstaller | null {
   if (installer !== undefined) return installer;
   installer = null;
   const file = nativeLibrary('libkouyu-ptm.so');
   if (file) {
     sphinx();
-    const native = koffi.load(file);
-    const install = native.func('int kps_install(void *ps)');
-    forget = native.func('void kps_forget()');
+    const install = koffi.load(file).func('int kps_install(void *ps)');
     installer = (ps) => install(ps) === 1;
   }
   return installer;
-}
-
-/**
- * Forgets every recording whose frames were scored, in every thread of the process: the next
- * passes over any recording score it afresh. For measuring one assessment's own cost (a
- * benchmark that scores the same recording again would otherwise find its frames scored).
- */
-export function forgetSharedScores(): void {
-  sharedScoring();
-  forget?.();
 }
 
 /** The built native library of that name (native/build under the repository root), if any. */

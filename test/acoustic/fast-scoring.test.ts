@@ -14,54 +14,53 @@ import { resolveModels } from '../../src/models.js';
 import { testConfig } from '../helpers/app.js';
 import { librivox, ljspeech, readPcm, referenceGrammar } from './speech.js';
 
-// Shared frame scoring (native/ptm-share.c) must not change a single score: every pass over a
-// recording gets the library's own senone scores whether it computed the codebooks itself or
-// found them computed by another pass, in this thread or another.
+// Fast frame scoring (native/ptm-fast.c) must not change a single score: every pass gets the
+// library's own senone scores, in this thread and on the pool's.
 
 const config = testConfig();
 const lexicon = loadDictionary(resolveModels(config.modelsDir).en.dict, 'en');
-let shared: SphinxEngine;
+let fast: SphinxEngine;
 let own: SphinxEngine;
 
 before(() => {
-  shared = SphinxEngine.create(config.modelsDir, ['en']);
+  fast = SphinxEngine.create(config.modelsDir, ['en']);
   own = SphinxEngine.create(config.modelsDir, ['en'], {}, false);
 });
 after(() => {
-  shared.close();
+  fast.close();
   own.close();
 });
 
-test('the English decoders share their frame scoring (the native piece is built and accepts the model)', () => {
-  assert.equal(shared.decoder('en').sharesScoring, true);
-  assert.equal(own.decoder('en').sharesScoring, false);
+test('the English decoders score frames natively (the native piece is built and accepts the model)', () => {
+  assert.equal(fast.decoder('en').fastScoring, true);
+  assert.equal(own.decoder('en').fastScoring, false);
 });
 
-test('passes over the same recordings, interleaved, give exactly the scores of decoders that score alone', async () => {
+test('phone loops and alignments with phones and GOP are exactly those of the library scoring alone', async () => {
   const readings = [librivox(1), ljspeech(1), librivox(2)];
   const pcms = await Promise.all(readings.map((r) => readPcm(r.file)));
-  // Each recording twice and the others between: the second passes find the frames scored.
+  // Each recording twice and the others between: a pass's top-N history carries over from the last.
   for (const round of [0, 1]) {
     for (let i = 0; i < readings.length; i++) {
       const grammar = referenceGrammar(lexicon, readings[i].words);
       const label = `${readings[i].file} (round ${round})`;
-      assert.deepEqual(shared.phoneLoop('en', pcms[i]), own.phoneLoop('en', pcms[i]), label);
-      const aligned = shared.align('en', pcms[i], grammar, { phones: true, gop: true });
+      assert.deepEqual(fast.phoneLoop('en', pcms[i]), own.phoneLoop('en', pcms[i]), label);
+      const aligned = fast.align('en', pcms[i], grammar, { phones: true, gop: true });
       assert.ok(aligned.ok, label);
       assert.deepEqual(aligned, own.align('en', pcms[i], grammar, { phones: true, gop: true }), label);
     }
   }
-  // A window of a recording is other features (its own mean normalisation): scored afresh.
+  // A window of a recording: other features (its own mean normalisation).
   const window = { startFrame: 50, endFrame: 200 };
-  assert.deepEqual(shared.phoneLoop('en', pcms[2], { window }), own.phoneLoop('en', pcms[2], { window }));
+  assert.deepEqual(fast.phoneLoop('en', pcms[2], { window }), own.phoneLoop('en', pcms[2], { window }));
 });
 
-test('English assessments on a pool of two workers sharing their scoring equal those of workers that do not', async () => {
+test('English assessments on a pool of two workers scoring natively equal those of workers that do not', async () => {
   let alone: AcousticBackend | null = null;
   let pooled: AcousticBackend | null = null;
   try {
-    alone = await createAcousticBackend({ ...config, workers: 2, sharedScoring: false }, { langs: ['en'], progressThreads: 0 });
-    pooled = await createAcousticBackend({ ...config, workers: 2, sharedScoring: true }, { langs: ['en'], progressThreads: 0 });
+    alone = await createAcousticBackend({ ...config, workers: 2, fastScoring: false }, { langs: ['en'], progressThreads: 0 });
+    pooled = await createAcousticBackend({ ...config, workers: 2, fastScoring: true }, { langs: ['en'], progressThreads: 0 });
     const english = await loadEnglishLexicon();
     const model = loadEnglishScoringModel();
     const engines = [alone, pooled].map((backend) => createEnglishEngine({ backend, lexicon: english, model }));

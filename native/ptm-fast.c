@@ -1,0 +1,350 @@
+/*
+ * Exact, vectorised codebook evaluation for PocketSphinx 5prealpha's phonetically-tied (PTM)
+ * models.
+ *
+ * For each frame, the library's `ptm_mgau_frame_eval` finds the best few Gaussians (top-N) of
+ * every codebook the search needs, then mixes them into senone scores. Finding them was most
+ * of an English decoding pass's time: one Gaussian at a time, one dimension at a time, cut off
+ * early when it falls behind (partial distance elimination). This file scores every Gaussian
+ * of each needed codebook at once, eight at a time in AVX2 registers where the processor has
+ * them, and then builds the top-N lists exactly as the library does.
+ *
+ * The answer is the library's own, bit for bit:
+ * - each Gaussian's score is the same float operations in the same order (the library's
+ *   elimination only ever skips Gaussians whose full score falls under its threshold, and the
+ *   full score of every other one is the same sum);
+ * - the top-N lists follow the library's rules from the pass's own history: last frame's
+ *   codewords re-scored and re-sorted, then every codeword at or above the running threshold
+ *   inserted in codeword order, ties as the library breaks them;
+ * - they are normalised as the library does, and the library itself mixes the senones (its
+ *   frame function, called for a frame it treats as already evaluated).
+ * `kps_install` checks every structure it touches and declines (returns 0) for anything else.
+ *
+ * Build (scripts/build-native.sh): cc -O3 -fPIC -shared -ffp-contract=off -fno-fast-math: no
+ * fused multiply-add and no reordering, so every sum rounds exactly as the library's do.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef float mfcc_t;
+
+/* ---- The library's structures, as laid out in 5prealpha (only what is read or written). ---- */
+
+struct mgau;
+typedef struct {
+    const char *name;
+    int (*frame_eval)(struct mgau *, int16_t *, uint8_t *, int32_t, mfcc_t **, int32_t, int32_t);
+    int (*transform)(struct mgau *, void *);
+    void (*free)(struct mgau *);
+} mgau_funcs_t;
+
+typedef struct mgau {
+    mgau_funcs_t *vt;
+    int frame_idx;
+} mgau_base_t;
+
+typedef struct {
+    mfcc_t ****mean;
+    mfcc_t ****var;
+    mfcc_t ***det;
+    void *lmath;
+    int32_t n_mgau;
+    int32_t n_feat;
+    int32_t n_density;
+    int32_t *featlen;
+} gauden_t;
+
+typedef struct {
+    int32_t cw;
+    int32_t score;
+} topn_t;
+
+typedef struct {
+    topn_t ***topn;
+    uint32_t *mgau_active;
+} fast_eval_t;
+
+typedef struct {
+    mgau_base_t base;
+    void *config;
+    gauden_t *g;
+    int32_t n_sen;
+    uint8_t *sen2cb;
+    uint8_t ***mixw;
+    void *sendump_mmap;
+    uint8_t *mixw_cb;
+    int16_t max_topn;
+    int16_t ds_ratio;
+    fast_eval_t *hist;
+    fast_eval_t *f;
+    int n_fast_hist;
+    void *lmath_8b;
+    void *lmath;
+} ptm_mgau_t;
+
+typedef struct {
+    void *config;
+    void *lmath;
+    void *strings;
+    void *fe;
+    void *fcb;
+    void *mdef;
+    void *tmat;
+    mgau_base_t *mgau;
+} acmod_head_t;
+
+typedef struct {
+    void *config;
+    int refcount;
+    acmod_head_t *acmod;
+    void *dict;
+    void *d2p;
+    void *lmath;
+} decoder_head_t;
+
+#define SENSCR_SHIFT 10
+#define MAX_NEG_ASCR 96
+#define WORST_SCORE ((int32_t)0xE0000000)
+
+#define MAX_FEAT 4
+#define MAX_CB 256
+#define MAX_DENSITY 256
+
+/* ---- Per installed decoder ---- */
+
+typedef struct {
+    mgau_funcs_t vt;         /* first: the mgau's vt points here */
+    mgau_funcs_t *orig;
+    ptm_mgau_t *s;
+    int n_mgau, n_feat, n_density, ceplen, max_topn;
+    int featlen[MAX_FEAT];   /* each stream's length */
+    int featoff[MAX_FEAT];   /* its place among a frame's features, streams one after another */
+    float *mean_t;           /* [cb][stream][dim][density]: the means, dimension-major */
+    float *var_t;
+    float *scores;           /* [cb][stream][density]: this frame's scores of the active codebooks */
+} hook_t;
+
+static inline const float *block_of(const float *t, const hook_t *h, int cb, int f)
+{
+    /* [cb][stream] blocks of featlen x n_density; every stream before f in this codebook first */
+    return t + ((size_t)cb * h->ceplen + h->featoff[f]) * h->n_density;
+}
+
+static inline float *scores_of(const hook_t *h, int cb, int f)
+{
+    return h->scores + ((size_t)cb * h->n_feat + f) * h->n_density;
+}
+
+/* One Gaussian's score: det minus the weighted squared distance, dimension by dimension. */
+static inline float gauss_score(const hook_t *h, int cb, int f, int cw, const mfcc_t *z)
+{
+    const gauden_t *g = h->s->g;
+    const int L = h->featlen[f];
+    const mfcc_t *mean = g->mean[cb][f][0] + (size_t)cw * L;
+    const mfcc_t *var = g->var[cb][f][0] + (size_t)cw * L;
+    float d = g->det[cb][f][cw];
+    for (int j = 0; j < L; j++) {
+        float diff = z[j] - mean[j];
+        float sq = diff * diff;
+        float c = sq * var[j];
+        d = d - c;
+    }
+    return d;
+}
+
+/* Every Gaussian of a codebook's stream at once: each one's sum in the same order, vectorised
+ * across them (separate multiplies and subtractions, so every lane rounds as the library's
+ * scalar code does). */
+__attribute__((target_clones("avx2", "default")))
+static void codebook_scores(const hook_t *h, int cb, int f, const mfcc_t *z, float *restrict out)
+{
+    const int n = h->n_density, L = h->featlen[f];
+    const float *restrict det = h->s->g->det[cb][f];
+    const float *mt = block_of(h->mean_t, h, cb, f);
+    const float *vt = block_of(h->var_t, h, cb, f);
+    for (int k = 0; k < n; k++) out[k] = det[k];
+    for (int j = 0; j < L; j++) {
+        const float zj = z[j];
+        const float *restrict m = mt + (size_t)j * n, *restrict v = vt + (size_t)j * n;
+        for (int k = 0; k < n; k++) {
+            float diff = zj - m[k];
+            float sq = diff * diff;
+            float c = sq * v[k];
+            out[k] = out[k] - c;
+        }
+    }
+}
+
+/* The library's insertion of a re-scored codeword into the first i+1 places (ties stay behind). */
+static void resort_topn(topn_t *topn, int i, int32_t d)
+{
+    topn[i].score = d;
+    if (i == 0) return;
+    topn_t v = topn[i];
+    int j;
+    for (j = i - 1; j >= 0 && d > topn[j].score; j--) topn[j + 1] = topn[j];
+    topn[j + 1] = v;
+}
+
+/* The library's insertion of a new codeword above the worst (ties go behind it). */
+static void insert_topn(topn_t *best, topn_t *worst, int cw, int32_t d)
+{
+    topn_t *cur;
+    for (cur = worst - 1; cur >= best && d >= cur->score; --cur) cur[1] = cur[0];
+    ++cur;
+    cur->cw = cw;
+    cur->score = d;
+}
+
+/* The library's scan of a codebook: in codeword order, each at or above the running threshold
+ * and not yet listed enters the top-N. */
+static void scan_codebook(topn_t *topn, int max_topn, const float *d, int n)
+{
+    topn_t *worst = topn + (max_topn - 1);
+    for (int k = 0; k < n; k++) {
+        if (d[k] < (float)worst->score) continue;
+        int i;
+        for (i = 0; i < max_topn; i++) if (topn[i].cw == k) break;
+        if (i < max_topn) continue;
+        insert_topn(topn, worst, k, (int32_t)d[k]);
+    }
+}
+
+static inline int is_active(const uint32_t *bits, int cb)
+{
+    return (bits[cb / 32] >> (cb % 32)) & 1u;
+}
+
+static int fast_frame_eval(struct mgau *ps, int16_t *senone_scores, uint8_t *senone_active,
+                           int32_t n_senone_active, mfcc_t **featbuf, int32_t frame, int32_t compallsen)
+{
+    hook_t *h = (hook_t *)ps->vt;
+    ptm_mgau_t *s = h->s;
+    if (compallsen || frame < ps->frame_idx)
+        return h->orig->frame_eval(ps, senone_scores, senone_active, n_senone_active, featbuf, frame, compallsen);
+
+    const int N = h->max_topn, n_mgau = h->n_mgau, n_feat = h->n_feat;
+    int idx = frame % s->n_fast_hist;
+    fast_eval_t *fe = s->hist + idx;
+    fast_eval_t *last = s->hist + (idx == 0 ? s->n_fast_hist - 1 : idx - 1);
+    s->f = fe;
+    memcpy(fe->topn[0][0], last->topn[0][0], (size_t)n_mgau * n_feat * N * sizeof(topn_t));
+
+    /* Active codebooks: those of the active senones. */
+    memset(fe->mgau_active, 0, (size_t)((n_mgau + 31) / 32) * sizeof(uint32_t));
+    for (int i = 0, sen = 0; i < n_senone_active; i++) {
+        sen += senone_active[i];
+        int cb = s->sen2cb[sen];
+        fe->mgau_active[cb / 32] |= 1u << (cb % 32);
+    }
+    for (int cb = 0; cb < n_mgau; cb++)
+        if (is_active(fe->mgau_active, cb))
+            for (int f = 0; f < n_feat; f++) codebook_scores(h, cb, f, featbuf[f], scores_of(h, cb, f));
+
+    /* Last frame's codewords re-scored, for every codebook; then the rest of each active one. */
+    for (int cb = 0; cb < n_mgau; cb++) {
+        const int active = is_active(fe->mgau_active, cb);
+        for (int f = 0; f < n_feat; f++) {
+            topn_t *topn = fe->topn[cb][f];
+            const float *d = scores_of(h, cb, f);
+            for (int i = 0; i < N; i++)
+                resort_topn(topn, i, (int32_t)(active ? d[topn[i].cw] : gauss_score(h, cb, f, topn[i].cw, featbuf[f])));
+            if (active) scan_codebook(topn, N, d, h->n_density);
+        }
+    }
+    /* Normalise as the library does, each stream by the best of its active codebooks: negated, clamped. */
+    for (int f = 0; f < n_feat; f++) {
+        int32_t norm = WORST_SCORE;
+        for (int cb = 0; cb < n_mgau; cb++)
+            if (is_active(fe->mgau_active, cb) && norm < (fe->topn[cb][f][0].score >> SENSCR_SHIFT))
+                norm = fe->topn[cb][f][0].score >> SENSCR_SHIFT;
+        for (int cb = 0; cb < n_mgau; cb++) {
+            if (!is_active(fe->mgau_active, cb)) continue;
+            topn_t *topn = fe->topn[cb][f];
+            for (int k = 0; k < N; k++) {
+                int32_t v = -((topn[k].score >> SENSCR_SHIFT) - norm);
+                topn[k].score = v > MAX_NEG_ASCR ? MAX_NEG_ASCR : v;
+            }
+        }
+    }
+    /* The library mixes the senones itself: for a frame it holds as already evaluated it does
+     * only that, from the top-N lists just built in its history. */
+    int saved = ps->frame_idx;
+    ps->frame_idx = frame + 1;
+    int rv = h->orig->frame_eval(ps, senone_scores, senone_active, n_senone_active, featbuf, frame, compallsen);
+    ps->frame_idx = saved;
+    return rv;
+}
+
+static void hook_free(hook_t *h)
+{
+    free(h->mean_t);
+    free(h->var_t);
+    free(h->scores);
+    free(h);
+}
+
+static void fast_free(struct mgau *ps)
+{
+    hook_t *h = (hook_t *)ps->vt;
+    ps->vt = h->orig;
+    hook_free(h);
+    ps->vt->free(ps);
+}
+
+/*
+ * Installs the evaluation in a decoder (ps_decoder_t *). Returns 1 when installed, 0 when the
+ * decoder's model is not one it handles (the decoder is left as it was).
+ */
+int kps_install(void *decoder)
+{
+    decoder_head_t *ps = decoder;
+    if (!ps || !ps->acmod || ps->acmod->config != ps->config || ps->acmod->lmath != ps->lmath) return 0;
+    mgau_base_t *base = ps->acmod->mgau;
+    if (!base || !base->vt || !base->vt->name || strcmp(base->vt->name, "ptm") != 0) return 0;
+    ptm_mgau_t *s = (ptm_mgau_t *)base;
+    gauden_t *g = s->g;
+    if (!g || g->n_feat < 1 || g->n_feat > MAX_FEAT || g->n_mgau < 1 || g->n_mgau > MAX_CB) return 0;
+    if (g->n_density < 1 || g->n_density > MAX_DENSITY) return 0;
+    if (s->ds_ratio != 1 || s->max_topn < 1 || s->max_topn > g->n_density || s->n_fast_hist < 2 || !s->hist) return 0;
+
+    hook_t *h = calloc(1, sizeof(hook_t));
+    if (!h) return 0;
+    h->n_feat = g->n_feat;
+    for (int f = 0; f < g->n_feat; f++) {
+        if (g->featlen[f] < 1) { free(h); return 0; }
+        h->featoff[f] = h->ceplen;
+        h->featlen[f] = g->featlen[f];
+        h->ceplen += g->featlen[f];
+    }
+    h->orig = base->vt;
+    h->vt = *base->vt;
+    h->vt.frame_eval = fast_frame_eval;
+    h->vt.free = fast_free;
+    h->s = s;
+    h->n_mgau = g->n_mgau;
+    h->n_density = g->n_density;
+    h->max_topn = s->max_topn;
+    size_t per_cb = (size_t)h->ceplen * h->n_density;
+    h->mean_t = malloc(per_cb * h->n_mgau * sizeof(float));
+    h->var_t = malloc(per_cb * h->n_mgau * sizeof(float));
+    h->scores = malloc((size_t)h->n_mgau * h->n_feat * h->n_density * sizeof(float));
+    if (!h->mean_t || !h->var_t || !h->scores) {
+        hook_free(h);
+        return 0;
+    }
+    for (int cb = 0; cb < h->n_mgau; cb++)
+        for (int f = 0; f < h->n_feat; f++) {
+            const int L = h->featlen[f];
+            const float *mean = g->mean[cb][f][0], *var = g->var[cb][f][0];
+            float *mt = (float *)block_of(h->mean_t, h, cb, f), *vt = (float *)block_of(h->var_t, h, cb, f);
+            for (int k = 0; k < h->n_density; k++)
+                for (int j = 0; j < L; j++) {
+                    mt[(size_t)j * h->n_density + k] = mean[(size_t)k * L + j];
+                    vt[(size_t)j * h->n_density + k] = var[(size_t)k * L + j];
+                }
+        }
+    base->vt = &h->vt;
+    return 1;
+}
