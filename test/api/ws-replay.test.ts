@@ -9,10 +9,10 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { listeningAppWithAccount, type TestAccount } from '../helpers/gateway.js';
+import type { TestAccount } from '../helpers/gateway.js';
 import { charged, ledger } from '../helpers/ledger.js';
-import { englishRecording, mandarinRecording, type Recording } from '../helpers/recordings.js';
-import { connect, frames, signedHandshake } from '../helpers/ws.js';
+import type { Recording } from '../helpers/recordings.js';
+import { connect, frames, realtimeSuite, signedHandshake } from '../helpers/ws.js';
 
 let app: FastifyInstance;
 let base: string;
@@ -22,9 +22,7 @@ let en: Recording;
 
 before(async () => {
   // Signed handshakes, so the rounds are charged to the key (console tokens are not).
-  ({ app, base, account } = await listeningAppWithAccount('ws', { tier: 'enterprise', quota: 20 }));
-  zh = await mandarinRecording(6);
-  en = await englishRecording(1);
+  ({ app, base, account, zh, en } = await realtimeSuite());
 });
 after(() => app.close());
 

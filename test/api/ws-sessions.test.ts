@@ -9,10 +9,10 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { roundSeconds } from '../../src/metering/meters.js';
-import { listeningAppWithAccount, type TestAccount } from '../helpers/gateway.js';
+import type { TestAccount } from '../helpers/gateway.js';
 import { charged, ledger, meterTotal } from '../helpers/ledger.js';
-import { englishRecording, mandarinRecording, type Recording } from '../helpers/recordings.js';
-import { connect, frames, signedHandshake, type FrameClient } from '../helpers/ws.js';
+import type { Recording } from '../helpers/recordings.js';
+import { connect, frames, realtimeSuite, signedHandshake, type FrameClient } from '../helpers/ws.js';
 
 let app: FastifyInstance;
 let base: string;
@@ -21,9 +21,7 @@ let zh: Recording;
 let en: Recording;
 
 before(async () => {
-  ({ app, base, account } = await listeningAppWithAccount('ws', { tier: 'enterprise', quota: 20 }));
-  zh = await mandarinRecording(6);
-  en = await englishRecording(1);
+  ({ app, base, account, zh, en } = await realtimeSuite());
 });
 after(() => app.close());
 

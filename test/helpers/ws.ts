@@ -6,7 +6,17 @@
  */
 import WebSocket from 'ws';
 import { handshakePayload, sign } from '../../src/auth/signature.js';
-import type { TestAccount } from './gateway.js';
+import { listeningAppWithAccount, type TestAccount } from './gateway.js';
+import { englishRecording, mandarinRecording } from './recordings.js';
+
+/**
+ * The WebSocket suites' common ground: a listening app with an enterprise account (quota 20,
+ * so signed rounds are charged to it) and a short Mandarin and English reading.
+ */
+export async function realtimeSuite() {
+  const { app, base, account } = await listeningAppWithAccount('ws', { tier: 'enterprise', quota: 20 });
+  return { app, base, account, zh: await mandarinRecording(6), en: await englishRecording(1) };
+}
 
 export interface Received {
   /** The frame's text exactly as sent by the server ('' for the close). */
