@@ -7,7 +7,6 @@
  * must run in a worker thread, never on the event loop of the HTTP server.
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import koffi from 'koffi';
 
@@ -138,13 +137,12 @@ export function fastScoring(): FastScoringInstaller | null {
   return installer;
 }
 
-/** The built native library of that name (native/build under the repository root), if any. */
+/**
+ * The built native library of that name, if any: `native/build/` of the repository, three
+ * folders above this module in the sources (src/acoustic/sphinx) and four in the build
+ * (dist/src/acoustic/sphinx).
+ */
 function nativeLibrary(name: string): string | null {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (let up = 0; up < 6; up++) {
-    const file = path.join(dir, 'native', 'build', name);
-    if (fs.existsSync(file)) return file;
-    dir = path.dirname(dir);
-  }
-  return null;
+  const places = ['../../../native/build/', '../../../../native/build/'].map((dir) => fileURLToPath(new URL(dir + name, import.meta.url)));
+  return places.find((file) => fs.existsSync(file)) ?? null;
 }
