@@ -197,17 +197,38 @@ static void insert_topn(topn_t *best, topn_t *worst, int cw, int32_t d)
     cur->score = d;
 }
 
+/* Which of 32 scores from `d` are at or above `t` (bit i for d[i]); the compare is the library's. */
+__attribute__((target_clones("avx2", "default")))
+static uint32_t at_or_above(const float *d, float t)
+{
+    uint32_t mask = 0;
+    for (int i = 0; i < 32; i++) mask |= (uint32_t)!(d[i] < t) << i;
+    return mask;
+}
+
 /* The library's scan of a codebook: in codeword order, each at or above the running threshold
- * and not yet listed enters the top-N. */
+ * and not yet listed enters the top-N. The threshold only rises as codewords enter, so the
+ * codewords under it at the start of a block of 32 are passed over at once. */
 static void scan_codebook(topn_t *topn, int max_topn, const float *d, int n)
 {
     topn_t *worst = topn + (max_topn - 1);
-    for (int k = 0; k < n; k++) {
-        if (d[k] < (float)worst->score) continue;
-        int i;
-        for (i = 0; i < max_topn; i++) if (topn[i].cw == k) break;
-        if (i < max_topn) continue;
-        insert_topn(topn, worst, k, (int32_t)d[k]);
+    for (int base = 0; base < n; base += 32) {
+        uint32_t mask;
+        if (n - base >= 32) {
+            mask = at_or_above(d + base, (float)worst->score);
+        } else {
+            mask = 0;
+            for (int i = 0; base + i < n; i++) mask |= (uint32_t)!(d[base + i] < (float)worst->score) << i;
+        }
+        while (mask) {
+            const int k = base + __builtin_ctz(mask);
+            mask &= mask - 1;
+            if (d[k] < (float)worst->score) continue;
+            int i;
+            for (i = 0; i < max_topn; i++) if (topn[i].cw == k) break;
+            if (i < max_topn) continue;
+            insert_topn(topn, worst, k, (int32_t)d[k]);
+        }
     }
 }
 
