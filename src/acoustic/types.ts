@@ -105,6 +105,13 @@ export interface AlignOptions {
    * so a caller can see which phones were heard without a second pass over the audio.
    */
   phoneLoop?: boolean;
+  /**
+   * A check decode, not the reading's alignment: the word pass may prune word exits harder
+   * (sphinx/engine.ts, CHECK_WORD_BEAMS), trading a little of its reach for about half its CPU.
+   * The insertion and repetition checks decode a reading again to find what its alignment
+   * could not place; the alignment itself keeps the wide beams.
+   */
+  quick?: boolean;
 }
 
 export interface RecognizeResult {

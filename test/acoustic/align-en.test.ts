@@ -82,6 +82,21 @@ test('with insertions allowed, a word missing from the text comes out as inserte
   assert.ok(overlap >= 0.5 * (said.endFrame - said.startFrame), `insertions cover ${overlap} of ${said.endFrame - said.startFrame} frames`);
 });
 
+test('a quick check decode reads the same words at the same places and still finds an insertion', async () => {
+  for (const s of [librivox(1), librivox(3), ljspeech(1)]) {
+    const pcm = await readPcm(s.file);
+    const grammar = { ...referenceGrammar(lexicon, s.words), slots: referenceGrammar(lexicon, s.words).slots.map((slot) => ({ ...slot, optional: true })) };
+    const spans = (r: AlignResult) => words(ok(r).units).map((u) => [u.label, u.startFrame, u.endFrame]);
+    assert.deepEqual(spans(engine.align('en', pcm, grammar, { quick: true })), spans(engine.align('en', pcm, grammar)), s.file);
+  }
+  const s = ljspeech(1);
+  const pcm = await readPcm(s.file);
+  const dropped = s.words.filter((_, i) => i !== 2);
+  const r = ok(engine.align('en', pcm, { ...referenceGrammar(lexicon, dropped), allowInsertions: true }, { quick: true }));
+  assert.deepEqual(words(r.units).map((u) => u.label), dropped);
+  assert.ok(r.units.some((u) => u.label === '<ins>'), 'inserted phones found');
+});
+
 test('decoder options per language reach the decoder, and a bad one is refused', async () => {
   const pcm = await readPcm(ljspeech(1).file);
   const variant = SphinxEngine.create(config.modelsDir, ['en'], { en: ['-compallsen', 'yes'] });

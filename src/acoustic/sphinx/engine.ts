@@ -36,11 +36,23 @@ export const LOOP_BEAMS: Beams = { beam: 1e-48, pbeam: 1e-48, wbeam: 7e-29 };
  * Mandarin word passes try the library defaults first (a lost path still falls back to the wide
  * beams): `npm run bench:zh-engine` alignment 94-98 → 67-76 ms CPU per sentence, validity within
  * one or two cases in 80 sentences (docs/mandarin-engine.md). English keeps the wide beams: with
- * the defaults first its substitution precision fell (docs/english-engine.md).
+ * the defaults first its substitution precision fell, and with word exits alone pruned at 1e-30
+ * or 1e-40 more words of learners' readings were skipped (docs/english-engine.md).
  */
 const WORD_PASS_BEAMS: Record<AcousticLang, readonly Beams[]> = {
   zh: [LOOP_BEAMS, ...ALIGN_BEAMS],
   en: ALIGN_BEAMS,
+};
+
+/**
+ * Word passes of check decodes (AlignOptions `quick`): English keeps the wide state beams but
+ * prunes word exits at 1e-30. With every slot optional, each word exit reaches every later slot
+ * through the grammar's null transitions, so the exits kept, not the frames scored, are most of
+ * such a pass's cost; this halves it. Mandarin's schedule already starts at the defaults.
+ */
+export const CHECK_WORD_BEAMS: Record<AcousticLang, readonly Beams[]> = {
+  zh: WORD_PASS_BEAMS.zh,
+  en: [{ beam: 1e-80, pbeam: 1e-80, wbeam: 1e-30 }, ...ALIGN_BEAMS],
 };
 /** Shortest audio worth aligning: 0.1 s (10 frames); one syllable takes about 20. */
 export const MIN_ALIGN_FRAMES = 10;
@@ -142,7 +154,8 @@ export class SphinxEngine {
     if (grammar.slots.length === 0) throw new Error('a grammar needs at least one slot');
     const compiled = compileGrammar(grammar, le.phones);
     const wip = grammar.allowInsertions ? INSERTION_WIP : le.wip;
-    const pass = decodeGrammar(le.decoder, compiled, audio, (words) => parseSlots(words, grammar), { wip, lw: le.lw }, WORD_PASS_BEAMS[lang]);
+    const schedule = (opts.quick ? CHECK_WORD_BEAMS : WORD_PASS_BEAMS)[lang];
+    const pass = decodeGrammar(le.decoder, compiled, audio, (words) => parseSlots(words, grammar), { wip, lw: le.lw }, schedule);
     if (!pass.ok) return this.failure(le, audio, 'alignment');
     let units = buildUnits(pass.segments, pass.parsed, grammar, offset);
     let loop: PhoneSegment[] | null = null;

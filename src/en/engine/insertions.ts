@@ -23,7 +23,9 @@
  *    likeness over REPEATED_LIKENESS) is one: the slot's lighter cost lets it win speech the
  *    penalised loop loses.
  * The two are decoded apart because the loop's insertion penalty would hold the repeat slot
- * back as well. The cost is printed by `validity:en --only native`.
+ * back as well. Both are check decodes (`quick`: word exits pruned harder than in the reading's
+ * own word pass, for about half the CPU of a window). The cost is printed by
+ * `validity:en --only native`.
  */
 import { INSERTION_LABEL, isNonSpeech, SAMPLES_PER_FRAME, type AcousticBackend, type AlignResult, type FrameWindow, type GrammarSlot, type PhoneSegment, type UnitSegment } from '../../acoustic/types.js';
 import type { ReadingEvidence, WordEvidence } from './evidence.js';
@@ -152,7 +154,7 @@ export async function decodePair(backend: AcousticBackend, pcm: Int16Array, plan
   };
   const before = a ? [slots[pair.first]] : [];
   const after = b ? [slots[pair.second]] : [];
-  const r = await backend.align('en', pcm, { slots: [...before, ...between, ...after], allowInsertions: true }, { window });
+  const r = await backend.align('en', pcm, { slots: [...before, ...between, ...after], allowInsertions: true }, { window, quick: true });
   if (!r.ok) return { pair, units: [], found: [] };
   const ins = r.units.filter((u) => u.slot < 0 && u.label === INSERTION_LABEL);
   const insFrames = ins.reduce((s, u) => s + u.endFrame - u.startFrame, 0);
@@ -242,7 +244,7 @@ export function startRepeatDecode(backend: AcousticBackend, pcm: Int16Array, pla
     startFrame: Math.max(0, read[0].startFrame - EDGE_FRAMES),
     endFrame: Math.min(frames, read[read.length - 1].endFrame + EDGE_FRAMES),
   };
-  const result = backend.align('en', pcm, { slots, optionalSilence: true }, { window });
+  const result = backend.align('en', pcm, { slots, optionalSilence: true }, { window, quick: true });
   // A call started early may go unused (findRepetitions); its failure must not go unhandled.
   result.catch(() => undefined);
   return { read: ev.words.map((w) => w.status === 'read'), result };

@@ -49,7 +49,9 @@ export function highBandShare(pcm: Int16Array, energyDb: Float32Array): number {
     if (energyDb[f] < floor) continue;
     for (let i = f * SAMPLES_PER_FRAME; i < (f + 1) * SAMPLES_PER_FRAME; i++) {
       let y = 0;
-      for (let t = 0; t < HP_TAPS; t++) y += HIGH_PASS[t] * (pcm[i - t] ?? 0);
+      // The first samples have fewer than HP_TAPS before them: the missing ones count as 0.
+      const taps = Math.min(HP_TAPS, i + 1);
+      for (let t = 0; t < taps; t++) y += HIGH_PASS[t] * pcm[i - t];
       high += y * y;
       total += pcm[i] * pcm[i];
     }
