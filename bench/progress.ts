@@ -10,6 +10,7 @@
  * Sessions run one after another through the progress worker thread, as in the service.
  *
  * Usage: npx tsx bench/progress.ts [--zh 10] [--en 5] [--chunk-ms 40] [--parallel 1]
+ * (KOUYU_FAST_SCORING=off: English sessions score frames with the library alone, for comparison)
  * Ends with one JSON line: {"lag_median_ms":…, "lag_p95_ms":…, "reached_end":…, "units":…}.
  */
 import fs from 'node:fs';
@@ -22,6 +23,7 @@ import { referenceFromText } from '../src/acoustic/progress-reference.js';
 import { SphinxEngine } from '../src/acoustic/sphinx/engine.js';
 import type { AcousticLang, AlignUnit } from '../src/acoustic/types.js';
 import { resolveModels } from '../src/models.js';
+import { loadConfig } from '../src/config.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const DATA = path.resolve(ROOT, '..', 'shared', 'data');
@@ -77,7 +79,8 @@ async function main(): Promise<void> {
   const paths = resolveModels(MODELS);
   const lex = { zh: loadDictionary(paths.zh.dict, 'zh'), en: loadDictionary(paths.en.dict, 'en') };
   const engine = SphinxEngine.create(MODELS);
-  const host = await ProgressHost.start({ modelsDir: MODELS, threads: 1, decodersPerLang: parallel });
+  // KOUYU_FAST_SCORING=off measures the sessions with the library's own frame scoring.
+  const host = await ProgressHost.start({ modelsDir: MODELS, threads: 1, decodersPerLang: parallel, fastScoring: loadConfig().fastScoring });
   const lags: number[] = [];
   let reachedEnd = 0;
   const list = items();

@@ -212,7 +212,7 @@ export async function createAcousticBackend(config: Config, options: BackendOpti
   });
   const progressThreads = options.progressThreads ?? 1;
   const progress =
-    progressThreads > 0 ? ProgressHost.start({ modelsDir: config.modelsDir, threads: progressThreads, langs }) : Promise.resolve(null);
+    progressThreads > 0 ? ProgressHost.start({ modelsDir: config.modelsDir, threads: progressThreads, langs, fastScoring: config.fastScoring }) : Promise.resolve(null);
   const ready = Promise.all(Array.from({ length: threads }, () => pool.run({ op: 'ready' } satisfies AcousticTask)));
   const [poolReady, host] = await Promise.allSettled([ready, progress]);
   if (poolReady.status === 'rejected' || host.status === 'rejected') {

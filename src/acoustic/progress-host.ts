@@ -24,6 +24,8 @@ export interface ProgressHostOptions {
    * 0.1 s of CPU each, so size this to the expected concurrent sessions per thread.
    */
   decodersPerLang?: number;
+  /** Score frames with the native evaluation where the model allows (default true; the same results). */
+  fastScoring?: boolean;
 }
 
 /** A request before the thread numbers it (Omit distributed over the union). */
@@ -144,7 +146,7 @@ export class ProgressHost {
 
   /** Starts the threads and waits until each has loaded a decoder per language. */
   static async start(opts: ProgressHostOptions): Promise<ProgressHost> {
-    const workerData: ProgressWorkerData = { modelsDir: opts.modelsDir, langs: opts.langs ?? ['zh', 'en'], decodersPerLang: opts.decodersPerLang ?? 2 };
+    const workerData: ProgressWorkerData = { modelsDir: opts.modelsDir, langs: opts.langs ?? ['zh', 'en'], decodersPerLang: opts.decodersPerLang ?? 2, fastScoring: opts.fastScoring ?? true };
     const threads = Array.from({ length: Math.max(1, opts.threads ?? 1) }, () => new ProgressThread(startWorker(workerData)));
     try {
       await Promise.all(threads.map((t) => t.ready()));

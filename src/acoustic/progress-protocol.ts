@@ -10,6 +10,8 @@ export interface ProgressWorkerData {
   langs: AcousticLang[];
   /** Decoders loaded per language when the thread starts. */
   decodersPerLang: number;
+  /** Score frames with the native evaluation where the model allows (decoder.ts, `fastScoring`). */
+  fastScoring: boolean;
 }
 
 export type ProgressRequest =

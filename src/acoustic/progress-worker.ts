@@ -23,7 +23,7 @@ const sessions = new Map<number, ProgressTracker>();
 
 function newTracker(lang: AcousticLang): ProgressTracker {
   const model = lang === 'zh' ? paths.zh : paths.en;
-  return new ProgressTracker(lang, SphinxDecoder.create({ hmm: model.acoustic, dict: model.dict }));
+  return new ProgressTracker(lang, SphinxDecoder.create({ hmm: model.acoustic, dict: model.dict, fastScoring: data.fastScoring }));
 }
 
 function checkout(lang: AcousticLang): ProgressTracker {

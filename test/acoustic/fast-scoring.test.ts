@@ -2,9 +2,11 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { createAcousticBackend } from '../../src/acoustic/backend.js';
+import { ProgressHost } from '../../src/acoustic/progress-host.js';
+import { referenceFromText } from '../../src/acoustic/progress-reference.js';
 import { SphinxEngine } from '../../src/acoustic/sphinx/engine.js';
 import { loadDictionary } from '../../src/acoustic/lexicon.js';
-import type { AcousticBackend } from '../../src/acoustic/types.js';
+import type { AcousticBackend, ProgressUpdate } from '../../src/acoustic/types.js';
 import { decodeAudio } from '../../src/audio/decode.js';
 import { parseEvaluationConfig } from '../../src/evaluation/config.js';
 import { loadEnglishLexicon } from '../../src/en/lexicon/index.js';
@@ -77,5 +79,29 @@ test('English assessments on a pool of two workers scoring natively equal those 
   } finally {
     await alone?.close();
     await pooled?.close();
+  }
+});
+
+test('real-time progress sessions scoring natively report exactly what sessions scoring with the library report', async () => {
+  const hosts = await Promise.all([true, false].map((fastScoring) => ProgressHost.start({ modelsDir: config.modelsDir, langs: ['en'], decodersPerLang: 1, fastScoring })));
+  try {
+    // Two readings one after the other on each host: the second session reuses the first's decoder.
+    for (const reading of [librivox(1), ljspeech(1)]) {
+      const pcm = await readPcm(reading.file);
+      const { units } = referenceFromText(reading.words.join(' '), 'en', lexicon);
+      const runs = await Promise.all(
+        hosts.map(async (host) => {
+          const session = host.open('en', units);
+          const updates: ProgressUpdate[] = [];
+          for (let at = 0; at < pcm.length; at += 640) updates.push(await session.push(pcm.subarray(at, at + 640)));
+          updates.push(await session.finish());
+          return updates;
+        }),
+      );
+      assert.ok(runs[0][runs[0].length - 1].readUnits > 0, reading.file);
+      assert.deepEqual(runs[0], runs[1], reading.file);
+    }
+  } finally {
+    await Promise.all(hosts.map((h) => h.close()));
   }
 });
