@@ -79,7 +79,6 @@ async function main(): Promise<void> {
   const paths = resolveModels(MODELS);
   const lex = { zh: loadDictionary(paths.zh.dict, 'zh'), en: loadDictionary(paths.en.dict, 'en') };
   const engine = SphinxEngine.create(MODELS);
-  // KOUYU_FAST_SCORING=off measures the sessions with the library's own frame scoring.
   const host = await ProgressHost.start({ modelsDir: MODELS, threads: 1, decodersPerLang: parallel, fastScoring: loadConfig().fastScoring });
   const lags: number[] = [];
   let reachedEnd = 0;

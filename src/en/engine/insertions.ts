@@ -24,7 +24,7 @@
  *    penalised loop loses.
  * The two are decoded apart because the loop's insertion penalty would hold the repeat slot
  * back as well. Both are check decodes (`quick`: word exits pruned harder than in the reading's
- * own word pass, for about half the CPU of an insertion window). The cost is printed by
+ * own word pass, for less CPU). The cost is printed by
  * `validity:en --only native`.
  */
 import { INSERTION_LABEL, isNonSpeech, SAMPLES_PER_FRAME, type AcousticBackend, type AlignResult, type FrameWindow, type GrammarSlot, type PhoneSegment, type UnitSegment } from '../../acoustic/types.js';
