@@ -48,8 +48,8 @@ const WORD_PASS_BEAMS: Record<AcousticLang, readonly Beams[]> = {
  * Word passes of check decodes (AlignOptions `quick`): English keeps the wide state beams but
  * prunes word exits at 1e-30. With every slot optional, each word exit reaches every later slot
  * through the grammar's null transitions, so such a pass keeps many word exits alive; pruning
- * them makes the checks cheaper (docs/acoustic.md, "Beams"). Mandarin's schedule already starts at the
- * defaults.
+ * them makes the checks cheaper (docs/acoustic.md, "Beams"). Mandarin's schedule already
+ * starts at the defaults.
  */
 export const CHECK_WORD_BEAMS: Record<AcousticLang, readonly Beams[]> = {
   zh: WORD_PASS_BEAMS.zh,
