@@ -69,6 +69,17 @@ export const MIN_ALIGN_FRAMES = 10;
 export const INSERTION_WIP = 1e-10;
 
 /**
+ * Word insertion penalty of the grammar searches per language, where it differs from the
+ * library's default (0.65). English reading grammars make every word optional, and the default
+ * penalty charges each read word about 2.8 nats, which a short function word's own evidence
+ * does not always outweigh: natives' reduced "the", "of", "from" came out skipped. With no
+ * penalty (1) reading or skipping a word is decided by the acoustics alone. The fixed phone
+ * sequence of the phone pass is unaffected (its words are a fixed count). A `-wip` among the
+ * decoder options (DecoderArgs) takes precedence.
+ */
+const GRAMMAR_WIP: Partial<Record<AcousticLang, number>> = { en: 1 };
+
+/**
  * Audio whose loudest 10 ms frame stays below this RMS (about -60 dBFS of 16-bit full scale) is
  * silence: the grammar search would otherwise stretch the words over it, since wide beams
  * keep every path alive.
@@ -88,7 +99,7 @@ interface LangEngine {
   /** Context-independent phones of the dictionary: insertion loop and phone words. */
   phones: string[];
   lexicon: LoadedLexicon;
-  /** The model's word insertion penalty (library default 0.65), restored after insertion grammars. */
+  /** Word insertion penalty of the language's grammar searches (GRAMMAR_WIP), restored after insertion grammars. */
   wip: number;
   /** Language weight of grammar transitions as loaded (library default); other searches change it. */
   lw: number;
@@ -254,7 +265,8 @@ function loadLang(paths: ModelPaths, lang: AcousticLang, args: readonly string[]
     loopDecoder.setBeams(LOOP_BEAMS);
     loopDecoder.setPhoneLoop(LOOP_SEARCH);
   }
-  return { decoder, loopDecoder, phones, lexicon, wip: decoder.floatOption('-wip'), lw: decoder.floatOption('-lw') };
+  const wip = args.includes('-wip') ? decoder.floatOption('-wip') : (GRAMMAR_WIP[lang] ?? decoder.floatOption('-wip'));
+  return { decoder, loopDecoder, phones, lexicon, wip, lw: decoder.floatOption('-lw') };
 }
 
 /**
