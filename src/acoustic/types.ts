@@ -107,7 +107,8 @@ export interface AlignOptions {
   phoneLoop?: boolean;
   /**
    * A check decode, not the reading's alignment: the word pass may prune word exits harder
-   * (sphinx/engine.ts, CHECK_WORD_BEAMS), trading a little of its reach for less CPU.
+   * (sphinx/engine.ts, CHECK_WORD_BEAMS), trading a little of its reach for less CPU, and its
+   * optional slots pay the library's word insertion penalty (GRAMMAR_WIP).
    * The insertion and repetition checks decode a reading again to find what its alignment
    * could not place; the alignment itself keeps the wide beams.
    */

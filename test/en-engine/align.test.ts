@@ -7,6 +7,10 @@ import { loadEnglishLexicon } from '../../src/en/lexicon/index.js';
 import { alignReading, CHUNK_ABOVE_WORDS, rescueSpans } from '../../src/en/engine/align.js';
 import { readEvidence } from '../../src/en/engine/evidence.js';
 import { planReading } from '../../src/en/engine/plan.js';
+import { createInThreadBackend } from '../../src/acoustic/backend.js';
+import { decoderArgsOf } from '../../src/acoustic/sphinx/engine.js';
+import { createEnglishEngine } from '../../src/en/engine/index.js';
+import { testConfig } from '../helpers/app.js';
 import { audio, closeEngine, config, EN_DATA, englishEngine } from './setup.js';
 
 after(closeEngine);
@@ -62,4 +66,21 @@ test('a replaced word after which the first pass loses the thread: the required 
   assert.notEqual(pocket.readStatus, 'correct');
   const others = en.words.filter((w) => w !== pocket && w.readStatus !== 'correct');
   assert.ok(others.length <= 2, `flagged ${others.map((w) => w.text).join(', ')}`);
+});
+
+test('reading or skipping a word is left to the acoustics: a reduced "it" is read, and skipped under the library\'s word insertion penalty', async () => {
+  const text = 'And it is worth mention in passing that, as an example of fine typography,';
+  const cfg = config({ referenceText: text });
+  const pcm = await audio('ljspeech', 'wavs', 'LJ001-0006.flac');
+  const { engine } = await englishEngine();
+  const read = (await engine.analyse(cfg, pcm)).evidence.words;
+  assert.deepEqual(read.filter((w) => w.status !== 'read').map((w) => w.entry.word.text), []);
+  const backend = createInThreadBackend(testConfig(), { langs: ['en'], decoderArgs: decoderArgsOf('en', '-wip 0.65') });
+  try {
+    const penalised = createEnglishEngine({ backend, lexicon: await loadEnglishLexicon() });
+    const words = (await penalised.analyse(cfg, pcm)).evidence.words;
+    assert.deepEqual(words.filter((w) => w.status !== 'read').map((w) => w.entry.word.text), ['it']);
+  } finally {
+    await backend.close();
+  }
 });

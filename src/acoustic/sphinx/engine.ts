@@ -69,13 +69,15 @@ export const MIN_ALIGN_FRAMES = 10;
 export const INSERTION_WIP = 1e-10;
 
 /**
- * Word insertion penalty of the grammar searches per language, where it differs from the
- * library's default (0.65). English reading grammars make every word optional, and the default
- * penalty charges each read word about 2.8 nats, which a short function word's own evidence
- * does not always outweigh: natives' reduced "the", "of", "from" came out skipped. With no
- * penalty (1) reading or skipping a word is decided by the acoustics alone. The fixed phone
- * sequence of the phone pass is unaffected (its words are a fixed count). A `-wip` among the
- * decoder options (DecoderArgs) takes precedence.
+ * Word insertion penalty of the alignment's grammar searches per language, where it differs
+ * from the library's default (0.65). English reading grammars make every word optional, and
+ * the default penalty charges each read word about 2.8 nats, which a short reduced function
+ * word's own evidence does not always outweigh, so natives' said words came out skipped. With
+ * no penalty (1) reading or skipping a word is decided by the acoustics alone. The fixed phone
+ * sequence of the phone pass is unaffected (its words are a fixed count). Check decodes (`quick`)
+ * keep the library's penalty: their optional slots are extra speech (a repeated word) that
+ * should have to earn its place. A `-wip` among the decoder options (DecoderArgs) applies to
+ * every search.
  */
 const GRAMMAR_WIP: Partial<Record<AcousticLang, number>> = { en: 1 };
 
@@ -99,8 +101,10 @@ interface LangEngine {
   /** Context-independent phones of the dictionary: insertion loop and phone words. */
   phones: string[];
   lexicon: LoadedLexicon;
-  /** Word insertion penalty of the language's grammar searches (GRAMMAR_WIP), restored after insertion grammars. */
+  /** Word insertion penalty of the language's alignment grammars (GRAMMAR_WIP), restored after insertion grammars. */
   wip: number;
+  /** Word insertion penalty of check decodes: the decoder's own (library default 0.65). */
+  checkWip: number;
   /** Language weight of grammar transitions as loaded (library default); other searches change it. */
   lw: number;
 }
@@ -165,7 +169,7 @@ export class SphinxEngine {
     }
     if (grammar.slots.length === 0) throw new Error('a grammar needs at least one slot');
     const compiled = compileGrammar(grammar, le.phones);
-    const wip = grammar.allowInsertions ? INSERTION_WIP : le.wip;
+    const wip = grammar.allowInsertions ? INSERTION_WIP : opts.quick ? le.checkWip : le.wip;
     const schedule = (opts.quick ? CHECK_WORD_BEAMS : WORD_PASS_BEAMS)[lang];
     const pass = decodeGrammar(le.decoder, compiled, audio, (words) => parseSlots(words, grammar), { wip, lw: le.lw }, schedule);
     if (!pass.ok) return this.failure(le, audio, 'alignment');
@@ -265,8 +269,9 @@ function loadLang(paths: ModelPaths, lang: AcousticLang, args: readonly string[]
     loopDecoder.setBeams(LOOP_BEAMS);
     loopDecoder.setPhoneLoop(LOOP_SEARCH);
   }
-  const wip = args.includes('-wip') ? decoder.floatOption('-wip') : (GRAMMAR_WIP[lang] ?? decoder.floatOption('-wip'));
-  return { decoder, loopDecoder, phones, lexicon, wip, lw: decoder.floatOption('-lw') };
+  const checkWip = decoder.floatOption('-wip');
+  const wip = args.includes('-wip') ? checkWip : (GRAMMAR_WIP[lang] ?? checkWip);
+  return { decoder, loopDecoder, phones, lexicon, wip, checkWip, lw: decoder.floatOption('-lw') };
 }
 
 /**
