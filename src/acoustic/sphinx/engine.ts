@@ -70,14 +70,16 @@ export const INSERTION_WIP = 1e-10;
 
 /**
  * Word insertion penalty of the alignment's grammar searches per language, where it differs
- * from the library's default (0.65). English reading grammars make every word optional, and
- * the default penalty charges each read word about 2.8 nats, which a short reduced function
- * word's own evidence does not always outweigh, so natives' said words came out skipped. With
- * no penalty (1) reading or skipping a word is decided by the acoustics alone. The fixed phone
- * sequence of the phone pass is unaffected (its words are a fixed count). Check decodes (`quick`)
- * keep the library's penalty: their optional slots are extra speech (a repeated word) that
- * should have to earn its place. A `-wip` among the decoder options (DecoderArgs) applies to
- * every search.
+ * from the library's default (0.65). The library counts the penalty paid on entering a word
+ * into that word's segment score, and in the phone pass every phone is a word: under 0.65 each
+ * forced phone score carried log(0.65) x lw, about -2.8 nats, that the free loop's score does
+ * not, so GOP was biased down by 2.8 nats over the phone's frames (a 3-frame phone by 0.9 nats
+ * per frame). English aligns with no penalty (1), so its GOP is the acoustic comparison alone
+ * and its optional word slots are read or skipped on the acoustics alone; Mandarin's thresholds
+ * were calibrated with the offset and keep it. The phone pass's boundaries do not move (its
+ * words are a fixed count). Check decodes (`quick`) keep the library's penalty: their optional
+ * slots are extra speech (a repeated word) that should have to earn its place. A `-wip` among
+ * the decoder options (DecoderArgs) applies to every search.
  */
 const GRAMMAR_WIP: Partial<Record<AcousticLang, number>> = { en: 1 };
 
