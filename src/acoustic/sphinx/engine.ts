@@ -76,8 +76,9 @@ export const INSERTION_WIP = 1e-10;
  * not, so GOP was biased down by 2.8 nats over the phone's frames (a 3-frame phone by 0.9 nats
  * per frame). English aligns with no penalty (1), so its GOP is the acoustic comparison alone
  * and its optional word slots are read or skipped on the acoustics alone; Mandarin's thresholds
- * were calibrated with the offset and keep it. The phone pass's boundaries do not move (its
- * words are a fixed count). Check decodes (`quick`) keep the library's penalty: their optional
+ * were calibrated with the offset and keep it. Every complete path of the phone pass enters the
+ * same number of words, so the penalty does not choose its boundaries (only beam pruning could
+ * see it). Check decodes (`quick`) keep the library's penalty: their optional
  * slots are extra speech (a repeated word) that should have to earn its place. A `-wip` among
  * the decoder options (DecoderArgs) applies to every search.
  */
