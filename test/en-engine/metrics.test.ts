@@ -96,7 +96,7 @@ test('short words are judged below the GOP threshold by the excess of their stan
 
 test('narrowband detection: telephone-band speech has no energy above 4.5 kHz, wideband speech has (real recordings)', async () => {
   const { decodeAudio } = await import('../../src/audio/decode.js');
-  const { frameEnergyDb, highBandShare, NARROWBAND_SHARE } = await import('../../src/en/engine/signal.js');
+  const { frameEnergyDb, highBandShare, NARROWBAND_SHARE } = await import('../../src/audio/bandwidth.js');
   const fs = await import('node:fs');
   const path = await import('node:path');
   const { SHARED_DATA_DIR } = await import('../helpers/app.js');

@@ -13,6 +13,7 @@
 import { frameWeightedGop } from '../../acoustic/gop.js';
 import type { AcousticBackend } from '../../acoustic/types.js';
 import { analyzeQuality } from '../../audio/quality.js';
+import { frameEnergyDb, highBandShare, NARROWBAND_SHARE } from '../../audio/bandwidth.js';
 import type { DecodedAudio } from '../../audio/decode.js';
 import type { Assessment } from '../../assessment/types.js';
 import { MAX_REFERENCE_CHARS, type EvaluationConfig } from '../../evaluation/config.js';
@@ -24,6 +25,7 @@ import { assemble } from './assemble.js';
 import { compete, findInsertion, insertedFrames, presence, recoverSkipped, type Competition, type Insertion } from './context.js';
 import { acceptInsertion, CALIBRATION, gopScore, judgeTone, pronunciationScore, substitutionThreshold } from './judge.js';
 import { placeSkipped } from './placement.js';
+import { otherPlaceSibilants } from './sibilants.js';
 import { energyDb, prosody, type TimedSyllable } from './prosody.js';
 import { acceptedTones } from './sandhi.js';
 import { syllableTable, type SyllableTable } from './syllables.js';
@@ -71,6 +73,7 @@ async function assess(
   if (al.ok) await placeSkipped(backend, table, audio.pcm, pitch, model, text, al, labels, new Set([...recovered.reduced, ...recovered.others.keys()]));
   const comps = al.ok ? await competeAll(backend, table, audio.pcm, al, heardLabels, config.slack, recovered) : [];
   if (al.ok) await dropUnread(backend, table, audio.pcm, al, labels, heardLabels, comps, config.slack, recovered.others);
+  if (al.ok) judgeSibilantPlace(audio, table, al.syllables, labels, heardLabels, comps, config.slack);
   const insertions = al.ok ? await insertionsOf(backend, table, audio.pcm, al, heardLabels, config.slack) : [];
   const ctx = al.ok ? pitch(al.syllables) : null;
   const tones = toneEvidence(ctx, al.syllables, text.read.map((i) => text.tokens[i].sandhiTone));
@@ -103,6 +106,30 @@ async function assess(
   // The quality check's own "no valid audio" (1001) also voids the scores (spec: not trustworthy).
   const noEvidence = !al.ok || judged.every((j) => !j.aligned) || substitutedShare > 0.6 || quality.some((w) => w.code === 1001);
   return assemble({ config, text, units, prosody: pros, quality, noEvidence, durationSec: audio.durationSec, versions });
+}
+
+/**
+ * The place of sibilant initials (sibilants.ts), on wideband speech: a character the competition
+ * left as read whose s was said retroflex, or whose zh, ch or sh was said flat, is judged
+ * substituted with the syllable of the other place heard, as strongly as a character put back
+ * as another syllable (twice the substitution threshold).
+ */
+function judgeSibilantPlace(
+  audio: DecodedAudio,
+  table: SyllableTable,
+  syllables: readonly (AlignedSyllable | null)[],
+  labels: readonly string[],
+  heardLabels: string[],
+  comps: (Competition | null)[],
+  slack: number,
+): void {
+  if (audio.lowSampleRate || highBandShare(audio.pcm, frameEnergyDb(audio.pcm)) < NARROWBAND_SHARE) return;
+  const threshold = substitutionThreshold(slack);
+  for (const [k, heard] of otherPlaceSibilants(audio.pcm, table, syllables, labels, slack)) {
+    if (comps[k] && comps[k]!.evidence > threshold) continue;
+    comps[k] = { heard, evidence: 2 * threshold };
+    heardLabels[k] = heard;
+  }
 }
 
 /**
