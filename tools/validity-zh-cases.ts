@@ -56,6 +56,30 @@ export function substitutionCase(r: () => number, table: SyllableTable, text: Zh
   return { refPinyin: asPinyin(syl), altered };
 }
 
+/** The initial said at the other place of articulation (flat against retroflex sibilants), for the initials the engine judges. */
+const OTHER_PLACE: Readonly<Record<string, string>> = { sh: 's', s: 'sh', z: 'zh', c: 'ch' };
+
+/**
+ * One sibilant given at the other place in the reference: a character read with sh given as s,
+ * with s as sh, with z as zh or with c as ch (the expected initials s, sh, zh, ch are the ones
+ * the engine judges by their noise above 4 kHz). Null when the sentence has no such character.
+ */
+export function placeCase(r: () => number, table: SyllableTable, text: ZhText): { refPinyin: string; altered: number[]; kind: string } | null {
+  const syl = refSyllables(text);
+  const moved = (s: string) => {
+    const ini = table.initialOf(s);
+    const other = OTHER_PLACE[ini];
+    const to = other === undefined ? '' : other + s.slice(ini.length);
+    return to && table.prons.has(to) && !table.same(to, s) ? to : null;
+  };
+  const ok = syl.flatMap((s, k) => (moved(s.syllable) ? [k] : []));
+  if (ok.length === 0) return null;
+  const k = pick(r, ok);
+  const said = table.initialOf(syl[k].syllable);
+  syl[k] = { syllable: moved(syl[k].syllable)!, tone: syl[k].tone };
+  return { refPinyin: asPinyin(syl), altered: [k], kind: `${said} read, ${OTHER_PLACE[said]} expected` };
+}
+
 /**
  * Wrong tones at positions whose realisation does not depend on sandhi: citation tone 1, 2 or 4
  * with no third-tone neighbour, not 一 or 不, replaced by a tone other than 3 (so the alteration

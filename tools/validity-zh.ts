@@ -1,7 +1,8 @@
 /**
  * Validity of the Mandarin engine on native read speech (AISHELL S0150): correct readings,
- * substitutions, wrong tones, omissions and insertions, each made by a seeded alteration of
- * the reference (tools/validity-zh-cases.ts). Prints a table and ends with one JSON line.
+ * substitutions, wrong tones, omissions, sibilants given at the other place (flat against
+ * retroflex) and insertions, each made by a seeded alteration of the reference
+ * (tools/validity-zh-cases.ts). Prints a table and ends with one JSON line.
  *
  *   npm run validity:zh -- --subset      CI: 16 sentences (about 75 s on an idle 2-core machine)
  *   npm run validity:zh                  all sentences without Latin letters (long)
@@ -21,7 +22,7 @@ import { loadConfig } from '../src/config.js';
 import { syllableTable, type SyllableTable } from '../src/zh/engine/syllables.js';
 import { analyzeZhText } from '../src/zh/engine/text.js';
 import { loadToneModel } from '../src/zh/tone/classifier.js';
-import { insertionCase, omissionCase, omissionsAccounted, rng, substitutionCase, toneCase, type SubstitutionKind } from './validity-zh-cases.js';
+import { insertionCase, omissionCase, omissionsAccounted, placeCase, rng, substitutionCase, toneCase, type SubstitutionKind } from './validity-zh-cases.js';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 const arg = (name: string) => {
@@ -31,7 +32,7 @@ const arg = (name: string) => {
 const DATA = path.resolve(arg('--data') ?? path.resolve(REPO, '..', 'shared', 'data', 'zh', 'aishell-s0150'));
 const SUBSET = process.argv.includes('--subset');
 const SEED = Number(arg('--seed') ?? 20261121);
-const MEASURES = ['correct', 'substitution', 'tone', 'omission', 'insertion'] as const;
+const MEASURES = ['correct', 'substitution', 'tone', 'omission', 'place', 'insertion'] as const;
 const ONLY = new Set(arg('--only')?.split(',') ?? MEASURES);
 const MISSES = process.argv.includes('--misses');
 
@@ -90,6 +91,10 @@ async function main(): Promise<void> {
   const omAccounted = new Tally();
   const integrityErr: number[] = [];
   const insRecall = new Tally();
+  // Sibilant place draws from a generator of its own, so the other measures' cases stay as they were.
+  const placeRng = rng(SEED + 1);
+  const placeRecall = new Tally();
+  const placeByKind = new Map<string, Tally>();
   const kinds: SubstitutionKind[] = ['initial', 'final', 'both'];
   for (const [i, u] of list.entries()) {
     const audio = await decodeAudio(fs.readFileSync(path.join(DATA, `${u.id}.flac`)));
@@ -151,6 +156,17 @@ async function main(): Promise<void> {
         process.stderr.write(`miss ${u.id} ${accounted < om.altered.length ? 'strict' : 'swap'} ${marks.join('')}\n`);
       }
     }
+    // 4b. Sibilant place: one flat or retroflex initial given at the other place.
+    const pc = placeCase(placeRng, table, zh);
+    if (pc && ONLY.has('place')) {
+      const p = await run(engine, audio, { referenceText: u.text, refPinyin: pc.refPinyin });
+      const pRead = p.words.filter((w) => w.charType === 0);
+      if (!placeByKind.has(pc.kind)) placeByKind.set(pc.kind, new Tally());
+      pc.altered.forEach((k) => {
+        placeRecall.add(pRead[k]?.readStatus !== 'correct');
+        placeByKind.get(pc.kind)!.add(pRead[k]?.readStatus !== 'correct');
+      });
+    }
     // 5. Insertion (readtype diagnosis on).
     const ins = insertionCase(r, chars);
     if (!ONLY.has('insertion')) {
@@ -187,6 +203,9 @@ async function main(): Promise<void> {
     omissionRecallInterchangeable: round(omAccounted.rate),
     integrityMeanAbsError: Math.round(10 * (integrityErr.reduce((a, b) => a + b, 0) / Math.max(1, integrityErr.length))) / 10,
     insertionRecall: round(insRecall.rate),
+    placeRecall: round(placeRecall.rate),
+    placeCases: placeRecall.n,
+    placeRecallByKind: Object.fromEntries([...placeByKind].sort().map(([k, t]) => [k, { n: t.n, recall: round(t.rate) }])),
     seconds: Math.round((Date.now() - t0) / 1000),
   };
   const rows: [string, string, string][] = [
@@ -204,6 +223,8 @@ async function main(): Promise<void> {
     ['omission: recall, identical chars swap', pct(omAccounted.rate), ''],
     ['omission: |integrity - true read %|', String(figures.integrityMeanAbsError), ''],
     ['insertion: recall (diagnosis on)', pct(insRecall.rate), ''],
+    [`sibilant place: recall (${placeRecall.n} cases)`, pct(placeRecall.rate), ''],
+    ...[...placeByKind].sort().map(([k, t]): [string, string, string] => [`sibilant place: ${k} (${t.n})`, pct(t.rate), '']),
   ];
   console.log(`Mandarin validity, ${list.length} sentences of ${path.basename(DATA)}, seed ${SEED}`);
   for (const [name, value, target] of rows) console.log(`${name.padEnd(40)} ${value.padStart(8)}  ${target}`);

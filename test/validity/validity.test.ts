@@ -34,7 +34,7 @@ const atMost = (value: unknown, ceiling: number, what: string) => {
   assert.ok((value as number) <= ceiling, `${what}: ${value} > ${ceiling}`);
 };
 
-test('validity:zh subset: correct readings, substitutions, tones and omissions', { timeout: 11 * 60 * 1000 }, async () => {
+test('validity:zh subset: correct readings, substitutions, tones, omissions and sibilant place', { timeout: 11 * 60 * 1000 }, async () => {
   const f = await figures('validity-zh.ts');
   assert.equal(f.sentences, 16);
   atLeast(f.overallMedian, 90, 'median overall of correct readings');
@@ -46,6 +46,8 @@ test('validity:zh subset: correct readings, substitutions, tones and omissions',
   atLeast(f.toneRecognition, 0.8, 'tone recognition');
   atLeast(f.omissionRecall, 0.85, 'omission recall');
   atLeast(f.insertionRecall, 0.3, 'insertion recall');
+  // Without the check of the sibilants' band above 4 kHz the subset's 14 cases give 0.5.
+  atLeast(f.placeRecall, 0.55, 'sibilant place recall');
 });
 
 test('validity:en subset: speechocean762, native reading, alterations, splices, non-native and phrasing', { timeout: 11 * 60 * 1000 }, async () => {
