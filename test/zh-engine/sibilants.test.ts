@@ -53,9 +53,12 @@ test('an s carries its noise above 6 kHz, an sh below 4 kHz: the tilts of the al
 });
 
 test('an s read where sh is expected is mispronounced and heard as san on wideband speech; the 8 kHz acoustic model alone lets it pass', async () => {
-  const wide = (await assess(audio, AS_SHAN)).units[3];
+  const assessed = await assess(audio, AS_SHAN);
+  const wide = assessed.units[3];
   assert.equal(wide.readStatus, 'mispronounced');
   assert.equal(wide.heard?.syllable, 'san');
+  // The accuracy suggestion names the confusion and the character.
+  assert.match(assessed.suggestions.accuracy, /平舌音.*翘舌音.*三/);
   // Through a telephone band the check is off (no speech above 4 kHz to judge), and the
   // competition of the acoustic model, which hears nothing above 4 kHz, finds nothing wrong.
   const narrow = (await assess(narrowband(audio), AS_SHAN)).units[3];

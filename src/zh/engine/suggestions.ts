@@ -10,6 +10,18 @@ function listChars(units: readonly UnitAssessment[], pick: (u: UnitAssessment) =
   return [...new Set(units.filter(pick).map((u) => u.text))].slice(0, max).join('、');
 }
 
+/** The sibilant initial of a toneless syllable (zh ch sh z c s), '' for any other. */
+function sibilantOf(syllable: string): string {
+  return /^(zh|ch|sh|z|c|s)/.exec(syllable)?.[1] ?? '';
+}
+
+/** A character heard with the other place of the same sibilant (s for sh, zh for z, ...): flat and retroflex confused. */
+function placeConfused(u: UnitAssessment): boolean {
+  const expected = sibilantOf(String(u.extra.pinyin ?? ''));
+  const heard = sibilantOf(u.heard?.syllable ?? '');
+  return u.readStatus === 'mispronounced' && expected !== '' && heard !== '' && expected !== heard && expected[0] === heard[0];
+}
+
 export function suggestionsFor(units: readonly UnitAssessment[], d: Dimensions, sub: SubIndicators, p: ProsodyScores): Suggestions {
   const skipped = listChars(units, (u) => u.readStatus === 'skipped');
   const inserted = units.some((u) => u.readType === 1 || u.readType === 3);
@@ -22,6 +34,8 @@ export function suggestionsFor(units: readonly UnitAssessment[], d: Dimensions, 
       : '朗读完整，保持逐字读全的好习惯。';
   const parts: string[] = [];
   if (wrong) parts.push(`注意读准这些字的声母和韵母：${wrong}。`);
+  const place = listChars(units, placeConfused);
+  if (place) parts.push(`注意区分平舌音（z、c、s）和翘舌音（zh、ch、sh）：${place}。`);
   if (toneWrong) parts.push(`注意这些字的声调：${toneWrong}。`);
   if (sub.nasal !== null && sub.nasal < 70) parts.push('注意区分前鼻音和后鼻音。');
   const accuracy = parts.length ? parts.join('') : d.accuracy >= 85 ? '字音和声调准确，继续保持。' : '放慢速度，把每个字的声韵调读清楚。';
