@@ -7,29 +7,30 @@
  * - the 41-odd speakers of the speechocean762 train half (children and adults), whose English
  *   S, SH, CH and JH the experts scored correct (mean phone score 1.8 or more), from the
  *   evidence cache of `train-en-so762.ts extract` (`--cache DIR`); every second utterance.
- * Only wideband recordings count (audio/bandwidth.ts). Then how many of each group the
- * thresholds in SIBILANT_TILT would flag: for s (S) the share under both "flat" thresholds,
- * for zh, ch, sh (SH, CH, JH) the share over both "retroflex" ones.
+ * Only wideband recordings count (audio/bandwidth.ts). Then how many of each group the check
+ * would flag (saidAtOtherPlace, an s as retroflex and a zh, ch or sh as flat; English S as s,
+ * SH, CH and JH as sh, ch and zh), and how many the tilt alone would flag without the
+ * recording's (the thresholds of SIBILANT_TILT on the tilt only).
  *
  *   npx tsx tools/sibilant-tilts.ts [--limit 200] [--cache DIR]
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { createInThreadBackend } from '../src/acoustic/backend.js';
-import { SAMPLES_PER_FRAME } from '../src/acoustic/types.js';
 import { decodeAudio, type DecodedAudio } from '../src/audio/decode.js';
-import { frameEnergyDb, highBandShare, NARROWBAND_SHARE } from '../src/audio/bandwidth.js';
+import { isWideband } from '../src/audio/bandwidth.js';
 import { loadConfig } from '../src/config.js';
 import { parseEvaluationConfig } from '../src/evaluation/config.js';
 import { createMandarinEngine } from '../src/zh/engine/engine.js';
-import { SIBILANT_TILT, sibilantTilt } from '../src/zh/engine/sibilants.js';
+import { JUDGED_INITIALS, recordingTilt, saidAtOtherPlace, sibilantTilt } from '../src/zh/engine/sibilants.js';
 import { DEFAULT_CACHE, SO762_DIR, arg, readCached, readScores } from './train-en-so762.js';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 const ZH = path.resolve(SO762_DIR, '..', '..', 'zh', 'aishell-s0150');
 const limit = Number(arg('limit', '200'));
 const cache = arg('cache', DEFAULT_CACHE);
-const FLAT = new Set(['s', 'S']);
+/** The Mandarin initial an English sibilant stands for. */
+const AS_MANDARIN: Readonly<Record<string, string>> = { S: 's', SH: 'sh', CH: 'ch', JH: 'zh' };
 
 /** Tilt of a span, alone and against the whole recording's. */
 function tilts(audio: DecodedAudio, start: number, end: number, recording: number): [number, number] | null {
@@ -37,8 +38,6 @@ function tilts(audio: DecodedAudio, start: number, end: number, recording: numbe
   return t === null ? null : [t, t - recording];
 }
 
-const wideband = (a: DecodedAudio) => !a.lowSampleRate && highBandShare(a.pcm, frameEnergyDb(a.pcm)) >= NARROWBAND_SHARE;
-const recordingTilt = (a: DecodedAudio) => sibilantTilt(a.pcm, 0, Math.floor(a.pcm.length / SAMPLES_PER_FRAME)) ?? 0;
 
 const groups = new Map<string, [number, number][]>();
 const add = (key: string, v: [number, number] | null) => v && groups.set(key, [...(groups.get(key) ?? []), v]);
@@ -49,8 +48,8 @@ const engine = await createMandarinEngine({ backend, modelsDir: path.join(REPO, 
 const lines = fs.readFileSync(path.join(ZH, 'transcripts.tsv'), 'utf8').trim().split('\n').map((l) => l.split('\t'));
 for (const [id, text] of lines.filter(([, t]) => [...t].every((c) => /\p{Script=Han}/u.test(c))).slice(0, limit)) {
   const audio = await decodeAudio(fs.readFileSync(path.join(ZH, `${id}.flac`)));
-  if (!wideband(audio)) continue;
-  const recording = recordingTilt(audio);
+  if (!isWideband(audio)) continue;
+  const recording = recordingTilt(audio.pcm) ?? 0;
   const a = await engine.assess(parseEvaluationConfig({ coreType: 'sentence', language: 'zh-CN', referenceText: text }), audio);
   for (const u of a.units) {
     const ini = u.phones.find((p) => p.category === 0);
@@ -67,8 +66,8 @@ for (const [i, id] of Object.keys(scores).sort().entries()) {
   if (!c) continue;
   cached++;
   const audio = await decodeAudio(fs.readFileSync(path.join(SO762_DIR, 'train', `${id}.opus`)));
-  if (!wideband(audio)) continue;
-  const recording = recordingTilt(audio);
+  if (!isWideband(audio)) continue;
+  const recording = recordingTilt(audio.pcm) ?? 0;
   c.evidence.words.forEach((w, wi) => {
     const labels = scores[id].words[wi]?.phonesAccuracy ?? [];
     w.phones.forEach((p, pi) => {
@@ -79,14 +78,23 @@ for (const [i, id] of Object.keys(scores).sort().entries()) {
 if (cached === 0) console.log(`(no speechocean762 evidence in ${cache}: run train-en-so762.ts extract --split train first)`);
 
 const pct = (v: number[], q: number) => v[Math.min(v.length - 1, Math.floor(q * v.length))];
-console.log('group       n    tilt p1 / p50 / p99 (dB)      against recording p1 / p50 / p99   flagged by SIBILANT_TILT');
+const share = (n: number, of: number) => `${n} (${((100 * n) / of).toFixed(1)}%)`;
+console.log('group       n    tilt p1 / p50 / p99 (dB)      against recording p1 / p50 / p99   flagged by the check   by the tilt alone');
 for (const [key, v] of [...groups].sort()) {
   const abs = v.map((x) => x[0]).sort((a, b) => a - b);
   const rel = v.map((x) => x[1]).sort((a, b) => a - b);
   const phone = key.split(' ')[1];
-  const flagged = FLAT.has(phone)
-    ? v.filter(([t, r]) => t < SIBILANT_TILT.flatBelow && r < SIBILANT_TILT.flatBelowRecording).length
-    : ['z', 'c'].includes(phone) ? NaN : v.filter(([t, r]) => t > SIBILANT_TILT.retroflexAbove && r > SIBILANT_TILT.retroflexAboveRecording).length;
+  const initial = AS_MANDARIN[phone] ?? phone;
   const f = (x: number) => x.toFixed(1).padStart(6);
-  console.log(`${key.padEnd(8)} ${String(v.length).padStart(4)}   ${f(pct(abs, 0.01))} ${f(pct(abs, 0.5))} ${f(pct(abs, 0.99))}            ${f(pct(rel, 0.01))} ${f(pct(rel, 0.5))} ${f(pct(rel, 0.99))}       ${Number.isNaN(flagged) ? 'not judged' : `${flagged} (${((100 * flagged) / v.length).toFixed(1)}%)`}`);
+  const head = `${key.padEnd(8)} ${String(v.length).padStart(4)}   ${f(pct(abs, 0.01))} ${f(pct(abs, 0.5))} ${f(pct(abs, 0.99))}            ${f(pct(rel, 0.01))} ${f(pct(rel, 0.5))} ${f(pct(rel, 0.99))}`;
+  if (!JUDGED_INITIALS.has(initial)) {
+    console.log(`${head}       not judged`);
+    continue;
+  }
+  // The recording's tilt as the tool measured it: tilt minus the value against the recording.
+  const both = v.filter(([t, r]) => saidAtOtherPlace(initial, t, () => t - r)).length;
+  // A recording tilt that always passes the second condition: the first one alone decides.
+  const passing = initial === 's' ? Infinity : -Infinity;
+  const alone = v.filter(([t]) => saidAtOtherPlace(initial, t, () => passing)).length;
+  console.log(`${head}       ${share(both, v.length).padEnd(20)}   ${share(alone, v.length)}`);
 }

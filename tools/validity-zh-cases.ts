@@ -5,6 +5,7 @@
  */
 import type { SyllableTable } from '../src/zh/engine/syllables.js';
 import type { ZhText } from '../src/zh/engine/text.js';
+import { JUDGED_INITIALS, PLACE_PARTNER } from '../src/zh/engine/sibilants.js';
 
 export function rng(seed: number): () => number {
   let s = seed >>> 0 || 1;
@@ -56,9 +57,6 @@ export function substitutionCase(r: () => number, table: SyllableTable, text: Zh
   return { refPinyin: asPinyin(syl), altered };
 }
 
-/** The initial said at the other place of articulation (flat against retroflex sibilants), for the initials the engine judges. */
-const OTHER_PLACE: Readonly<Record<string, string>> = { sh: 's', s: 'sh', z: 'zh', c: 'ch' };
-
 /**
  * One sibilant given at the other place in the reference: a character read with sh given as s,
  * with s as sh, with z as zh or with c as ch (the expected initials s, sh, zh, ch are the ones
@@ -68,8 +66,8 @@ export function placeCase(r: () => number, table: SyllableTable, text: ZhText): 
   const syl = refSyllables(text);
   const moved = (s: string) => {
     const ini = table.initialOf(s);
-    const other = OTHER_PLACE[ini];
-    const to = other === undefined ? '' : other + s.slice(ini.length);
+    const other = PLACE_PARTNER[ini];
+    const to = other !== undefined && JUDGED_INITIALS.has(other) ? other + s.slice(ini.length) : '';
     return to && table.prons.has(to) && !table.same(to, s) ? to : null;
   };
   const ok = syl.flatMap((s, k) => (moved(s.syllable) ? [k] : []));
@@ -77,7 +75,7 @@ export function placeCase(r: () => number, table: SyllableTable, text: ZhText): 
   const k = pick(r, ok);
   const said = table.initialOf(syl[k].syllable);
   syl[k] = { syllable: moved(syl[k].syllable)!, tone: syl[k].tone };
-  return { refPinyin: asPinyin(syl), altered: [k], kind: `${said} read, ${OTHER_PLACE[said]} expected` };
+  return { refPinyin: asPinyin(syl), altered: [k], kind: `${said} read, ${PLACE_PARTNER[said]} expected` };
 }
 
 /**

@@ -162,10 +162,11 @@ async function main(): Promise<void> {
       const p = await run(engine, audio, { referenceText: u.text, refPinyin: pc.refPinyin });
       const pRead = p.words.filter((w) => w.charType === 0);
       if (!placeByKind.has(pc.kind)) placeByKind.set(pc.kind, new Tally());
-      pc.altered.forEach((k) => {
-        placeRecall.add(pRead[k]?.readStatus !== 'correct');
-        placeByKind.get(pc.kind)!.add(pRead[k]?.readStatus !== 'correct');
-      });
+      for (const k of pc.altered) {
+        const flagged = pRead[k]?.readStatus !== 'correct';
+        placeRecall.add(flagged);
+        placeByKind.get(pc.kind)!.add(flagged);
+      }
     }
     // 5. Insertion (readtype diagnosis on).
     const ins = insertionCase(r, chars);

@@ -5,6 +5,7 @@
  * the Mandarin sibilant check) are made only on wideband speech. Pure: samples in, numbers out.
  */
 import { SAMPLES_PER_FRAME } from '../acoustic/types.js';
+import type { DecodedAudio } from './decode.js';
 
 /** Share of energy above 4.5 kHz under which speech counts as narrowband (−50 dB; wideband speech: about −40 to −27 dB, telephone band upsampled: about −60 dB). */
 export const NARROWBAND_SHARE = 1e-5;
@@ -64,4 +65,9 @@ export function frameEnergyDb(pcm: Int16Array): Float32Array {
     out[f] = Math.max(-100, 10 * Math.log10(sum / SAMPLES_PER_FRAME + 1e-10));
   }
   return out;
+}
+
+/** Speech that carries its band above 4 kHz: not sent at 8 kHz or less, nor upsampled from it. */
+export function isWideband(audio: Pick<DecodedAudio, 'pcm' | 'lowSampleRate'>): boolean {
+  return !audio.lowSampleRate && highBandShare(audio.pcm, frameEnergyDb(audio.pcm)) >= NARROWBAND_SHARE;
 }

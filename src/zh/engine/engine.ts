@@ -13,7 +13,7 @@
 import { frameWeightedGop } from '../../acoustic/gop.js';
 import type { AcousticBackend } from '../../acoustic/types.js';
 import { analyzeQuality } from '../../audio/quality.js';
-import { frameEnergyDb, highBandShare, NARROWBAND_SHARE } from '../../audio/bandwidth.js';
+import { isWideband } from '../../audio/bandwidth.js';
 import type { DecodedAudio } from '../../audio/decode.js';
 import type { Assessment } from '../../assessment/types.js';
 import { MAX_REFERENCE_CHARS, type EvaluationConfig } from '../../evaluation/config.js';
@@ -123,10 +123,12 @@ function judgeSibilantPlace(
   comps: (Competition | null)[],
   slack: number,
 ): void {
-  if (audio.lowSampleRate || highBandShare(audio.pcm, frameEnergyDb(audio.pcm)) < NARROWBAND_SHARE) return;
+  const found = otherPlaceSibilants(audio.pcm, table, syllables, labels, slack);
+  // Narrowband speech has no noise above 4 kHz to judge (asked only when there is a finding).
+  if (found.size === 0 || !isWideband(audio)) return;
   const threshold = substitutionThreshold(slack);
-  for (const [k, heard] of otherPlaceSibilants(audio.pcm, table, syllables, labels, slack)) {
-    if (comps[k] && comps[k]!.evidence > threshold) continue;
+  for (const [k, heard] of found) {
+    if ((comps[k]?.evidence ?? 0) > threshold) continue;
     comps[k] = { heard, evidence: 2 * threshold };
     heardLabels[k] = heard;
   }

@@ -35,8 +35,15 @@ export const SIBILANT_TILT = {
 };
 const SLACK_DB = 3;
 
-/** Each judged initial and the initial of the other place. */
-const OTHER_PLACE: Readonly<Record<string, string>> = { s: 'sh', sh: 's', zh: 'z', ch: 'c' };
+/** Flat and retroflex sibilant initials, each with its partner at the other place. */
+export const PLACE_PARTNER: Readonly<Record<string, string>> = { z: 'zh', zh: 'z', c: 'ch', ch: 'c', s: 'sh', sh: 's' };
+/** The expected initials the check judges (z and c are not: see the file comment). */
+export const JUDGED_INITIALS: ReadonlySet<string> = new Set(['s', 'sh', 'zh', 'ch']);
+
+/** The sibilant initial of a toneless syllable (zh ch sh z c s), '' for any other. */
+export function sibilantInitial(syllable: string): string {
+  return /^(zh|ch|sh|z|c|s)/.exec(syllable)?.[1] ?? '';
+}
 
 /** Frames before an initial that may still hold its noise (see noiseStart). */
 const LEAD_FRAMES = 30;
@@ -95,6 +102,26 @@ function noiseStart(syllables: readonly (AlignedSyllable | null)[], k: number): 
   return Math.min(start, Math.max(prevEnd, start - LEAD_FRAMES));
 }
 
+/** The tilt of the whole recording (all its frames: mostly vowels), which carries the channel and the voice. */
+export function recordingTilt(pcm: Int16Array): number | null {
+  return sibilantTilt(pcm, 0, Math.floor(pcm.length / SAMPLES_PER_FRAME));
+}
+
+/**
+ * Whether an initial expected as `initial` (one of JUDGED_INITIALS) with this tilt was said at
+ * the other place: beyond SIBILANT_TILT alone and against the recording's tilt (asked for only
+ * when the first holds, since it costs a pass over the whole recording).
+ */
+export function saidAtOtherPlace(initial: string, tilt: number, recording: () => number | null, slack = 0): boolean {
+  const shift = SLACK_DB * slack;
+  const flat = initial === 's';
+  if (flat ? tilt >= SIBILANT_TILT.flatBelow - shift : tilt <= SIBILANT_TILT.retroflexAbove + shift) return false;
+  const r = recording();
+  if (r === null) return false;
+  const rel = tilt - r;
+  return flat ? rel < SIBILANT_TILT.flatBelowRecording - shift : rel > SIBILANT_TILT.retroflexAboveRecording + shift;
+}
+
 /**
  * Characters whose sibilant initial was said at the other place, with the syllable heard
  * (the other initial and the same final, when the model has that syllable). `labels[k]` is the
@@ -109,21 +136,13 @@ export function otherPlaceSibilants(
 ): Map<number, string> {
   const out = new Map<number, string>();
   let recording: number | null | undefined;
-  const shift = SLACK_DB * slack;
+  const ofRecording = () => (recording === undefined ? (recording = recordingTilt(pcm)) : recording);
   syllables.forEach((s, k) => {
     const initial = table.initialOf(labels[k]);
-    const other = OTHER_PLACE[initial];
-    if (!s || other === undefined || s.phones.length < 2) return;
+    if (!s || !JUDGED_INITIALS.has(initial) || s.phones.length < 2) return;
     const tilt = sibilantTilt(pcm, noiseStart(syllables, k), s.phones[0].endFrame);
-    if (tilt === null) return;
-    const flat = initial === 's';
-    if (flat ? tilt >= SIBILANT_TILT.flatBelow - shift : tilt <= SIBILANT_TILT.retroflexAbove + shift) return;
-    // The recording's own tilt (all its frames: mostly vowels) carries the channel and the voice.
-    recording ??= sibilantTilt(pcm, 0, Math.floor(pcm.length / SAMPLES_PER_FRAME));
-    if (recording === null) return;
-    const rel = tilt - recording;
-    if (flat ? rel >= SIBILANT_TILT.flatBelowRecording - shift : rel <= SIBILANT_TILT.retroflexAboveRecording + shift) return;
-    const heard = other + labels[k].slice(initial.length);
+    if (tilt === null || !saidAtOtherPlace(initial, tilt, ofRecording, slack)) return;
+    const heard = PLACE_PARTNER[initial] + labels[k].slice(initial.length);
     out.set(k, table.prons.has(heard) ? heard : labels[k]);
   });
   return out;

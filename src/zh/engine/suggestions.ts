@@ -5,21 +5,16 @@
  */
 import type { Dimensions, SubIndicators, Suggestions, UnitAssessment } from '../../assessment/types.js';
 import type { ProsodyScores } from './prosody.js';
+import { PLACE_PARTNER, sibilantInitial } from './sibilants.js';
 
 function listChars(units: readonly UnitAssessment[], pick: (u: UnitAssessment) => boolean, max = 5): string {
   return [...new Set(units.filter(pick).map((u) => u.text))].slice(0, max).join('、');
 }
 
-/** The sibilant initial of a toneless syllable (zh ch sh z c s), '' for any other. */
-function sibilantOf(syllable: string): string {
-  return /^(zh|ch|sh|z|c|s)/.exec(syllable)?.[1] ?? '';
-}
-
 /** A character heard with the other place of the same sibilant (s for sh, zh for z, ...): flat and retroflex confused. */
 function placeConfused(u: UnitAssessment): boolean {
-  const expected = sibilantOf(String(u.extra.pinyin ?? ''));
-  const heard = sibilantOf(u.heard?.syllable ?? '');
-  return u.readStatus === 'mispronounced' && expected !== '' && heard !== '' && expected !== heard && expected[0] === heard[0];
+  const expected = sibilantInitial(String(u.extra.pinyin ?? ''));
+  return u.readStatus === 'mispronounced' && expected !== '' && PLACE_PARTNER[expected] === sibilantInitial(u.heard?.syllable ?? '');
 }
 
 export function suggestionsFor(units: readonly UnitAssessment[], d: Dimensions, sub: SubIndicators, p: ProsodyScores): Suggestions {
