@@ -20,6 +20,7 @@ import { createMandarinEngine, type MandarinEngine } from '../../src/zh/engine/e
 import { createInThreadBackend } from '../../src/acoustic/backend.js';
 import { syllableTable } from '../../src/zh/engine/syllables.js';
 import { analyzeZhText } from '../../src/zh/engine/text.js';
+import { joinsRuns, skippedRuns } from '../../src/zh/engine/placement.js';
 import { REPO_ROOT, SHARED_DATA_DIR, tempDir, testConfig } from '../helpers/app.js';
 
 const DATA = path.join(SHARED_DATA_DIR, 'zh', 'aishell-s0150');
@@ -122,6 +123,31 @@ test('an added character aligned on a spoken neighbour gives the frames back whe
     for (const k of c.added) assert.equal(chars[k].readStatus, 'skipped', `${c.id} ${[...c.text][k]}`);
     for (const k of [c.added[0] - 1, c.added[1] + 1]) assert.notEqual(chars[k].readStatus, 'skipped', `${c.id} ${[...c.text][k]}`);
   });
+});
+
+test('an added character aligned between skipped ones gives the frames to the spoken neighbour on a tie: skipped characters come in runs', async () => {
+  // W0153 万科等大型房企已在布局应对 with 会发 added before 局: the alignment read 会 (hui4) on the
+  // frames of 布 (bu4) and skipped 布 and 发; 布 fits them as well, and then 会发 is one run.
+  const cases = [{ id: 'BAC009S0150W0153', text: '万科等大型房企已在布会发局应对', added: [10, 11] }];
+  await withAdded(cases, (c, chars) => {
+    for (const k of c.added) assert.equal(chars[k].readStatus, 'skipped', `${c.id} ${[...c.text][k]}`);
+    assert.notEqual(chars[9].readStatus, 'skipped', `${c.id} 布`);
+  });
+});
+
+test('skippedRuns and joinsRuns: a move counts only when it leaves fewer runs', () => {
+  const seg = { startFrame: 0, endFrame: 10, score: 0, phones: [], finalStart: 0, finalEnd: 10 };
+  assert.equal(skippedRuns([false, true, true, false, true]), 2);
+  // read, skipped, aligned, skipped, read: the aligned one's frames to the first skipped joins the runs.
+  const al = [seg, null, seg, null, seg];
+  const modelled = [true, true, true, true, true];
+  assert.ok(joinsRuns(al, modelled, 2, 1));
+  assert.ok(joinsRuns(al, modelled, 2, 3));
+  // read, skipped, skipped, aligned, read: moving to the nearer skipped one splits the run, to the farther one keeps one run.
+  assert.ok(!joinsRuns([seg, null, null, seg, seg], modelled, 3, 2));
+  assert.ok(!joinsRuns([seg, null, null, seg, seg], modelled, 3, 1));
+  // A character the model cannot spell is not a skipped one.
+  assert.ok(!joinsRuns([seg, null, seg, null, seg], [true, true, true, false, true], 2, 1));
 });
 
 interface AddedCase {

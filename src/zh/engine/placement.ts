@@ -16,6 +16,11 @@
  * tone fit them better (CALIBRATION.PLACE_GOP, PLACE_TONE in judge.ts); each character moves
  * at most once, the strongest tone evidence first. Characters the model spells alike are not
  * compared: their decodes are identical and the tone alone did not separate them.
+ *
+ * A reader leaves out words, so skipped characters come in runs: read, skipped, read, skipped
+ * inside a few characters is seldom what was said. When the move leaves fewer runs of skipped
+ * characters (布 skipped, 会 aligned, 发 skipped, with 会发 added before 局: 布 takes the frames
+ * and 会发 is one run), a tie on the evidence is enough (PLACE_JOIN_GOP, PLACE_JOIN_TONE).
  */
 import type { AcousticBackend } from '../../acoustic/types.js';
 import { classifyTone, type ToneModel } from '../tone/classifier.js';
@@ -41,6 +46,20 @@ export interface Placement {
   gop: number;
   /** The skipped character's syllable in the window decode. */
   syllable: AlignedSyllable;
+  /** Whether the move leaves fewer runs of skipped characters. */
+  joinsRuns: boolean;
+}
+
+/** Number of runs of consecutive skipped characters (`out[k]`: character k is modelled and skipped). */
+export function skippedRuns(out: readonly boolean[]): number {
+  return out.filter((x, k) => x && !out[k - 1]).length;
+}
+
+/** Whether giving aligned character a's frames to skipped character s leaves fewer runs of skipped characters. */
+export function joinsRuns(syllables: readonly (AlignedSyllable | null)[], modelled: readonly boolean[], a: number, s: number): boolean {
+  const out = syllables.map((x, k) => !x && modelled[k]);
+  const moved = out.map((x, k) => (k === a ? modelled[k] : k === s ? false : x));
+  return skippedRuns(moved) < skippedRuns(out);
 }
 
 /** Candidate pairs: each skipped, modelled character with the nearest aligned character on each side. */
@@ -75,6 +94,7 @@ export async function placement(
   model: ToneModel,
   text: ZhText,
   syllables: readonly (AlignedSyllable | null)[],
+  modelled: readonly boolean[],
   labels: readonly string[],
   a: number,
   s: number,
@@ -101,6 +121,7 @@ export async function placement(
     tone: Math.log(Math.max(floor, ps)) - Math.log(Math.max(floor, pa)),
     gop: (frameWeightedGop(unitS.phones) ?? 0) - (frameWeightedGop(unitA.phones) ?? 0),
     syllable: asSyllable(unitS),
+    joinsRuns: joinsRuns(syllables, modelled, a, s),
   };
 }
 
@@ -125,7 +146,7 @@ export async function placeSkipped(
   const ctx = pitch(al.syllables);
   if (!ctx) return;
   const before = [...al.syllables];
-  const found = await Promise.all(pairs.map(([a, s]) => placement(backend, table, pcm, ctx, model, text, before, labels, a, s)));
+  const found = await Promise.all(pairs.map(([a, s]) => placement(backend, table, pcm, ctx, model, text, before, al.modelled, labels, a, s)));
   const chosen = found
     .filter((p): p is Placement => p !== null && moves(p))
     .sort((x, y) => y.tone - x.tone);
@@ -139,6 +160,7 @@ export async function placeSkipped(
 }
 
 /** Whether the evidence gives the frames to the skipped character (CALIBRATION in judge.ts). */
-export function moves(p: Placement): boolean {
+export function moves(p: Pick<Placement, 'gop' | 'tone' | 'joinsRuns'>): boolean {
+  if (p.joinsRuns && p.gop > CALIBRATION.PLACE_JOIN_GOP && p.tone > CALIBRATION.PLACE_JOIN_TONE) return true;
   return p.gop > CALIBRATION.PLACE_GOP && p.tone > CALIBRATION.PLACE_TONE;
 }
