@@ -89,6 +89,8 @@ async function main(): Promise<void> {
   const toneRec = new Tally();
   const omRecall = new Tally();
   const omAccounted = new Tally();
+  /** Spoken characters of the omission cases reported skipped: what the recall costs. */
+  const omSpokenSkipped = new Tally();
   const integrityErr: number[] = [];
   const insRecall = new Tally();
   // Sibilant place draws from a generator of its own, so the other measures' cases stay as they were.
@@ -150,6 +152,7 @@ async function main(): Promise<void> {
       const skippedAt = new Set(oRead.flatMap((w, k) => (w.readStatus === 'skipped' ? [k] : [])));
       const accounted = omissionsAccounted([...om.referenceText], om.altered, skippedAt);
       om.altered.forEach((_, j) => omAccounted.add(j < accounted));
+      oRead.forEach((_, k) => om.altered.includes(k) || omSpokenSkipped.add(skippedAt.has(k)));
       integrityErr.push(Math.abs(o.a.dimensions.integrity - (100 * chars.length) / (chars.length + 2)));
       if (MISSES && om.altered.some((k) => oRead[k]?.readStatus !== 'skipped')) {
         const marks = oRead.map((w, k) => `${om.altered.includes(k) ? '[' : ''}${w.word}${w.readStatus === 'skipped' ? '-' : w.readStatus === 'mispronounced' ? '~' : ''}${om.altered.includes(k) ? ']' : ''}`);
@@ -202,6 +205,7 @@ async function main(): Promise<void> {
     toneRecognitionHeldOut: loadToneModel().heldOutAccuracy,
     omissionRecall: round(omRecall.rate),
     omissionRecallInterchangeable: round(omAccounted.rate),
+    omissionSpokenSkipped: round(omSpokenSkipped.rate),
     integrityMeanAbsError: Math.round(10 * (integrityErr.reduce((a, b) => a + b, 0) / Math.max(1, integrityErr.length))) / 10,
     insertionRecall: round(insRecall.rate),
     placeRecall: round(placeRecall.rate),
@@ -222,6 +226,7 @@ async function main(): Promise<void> {
     ['tone: recognition (held-out half)', pct(figures.toneRecognitionHeldOut), '>= 85%'],
     ['omission: recall of skipped', pct(omRecall.rate), '>= 95%'],
     ['omission: recall, identical chars swap', pct(omAccounted.rate), ''],
+    ['omission: spoken chars reported skipped', pct(omSpokenSkipped.rate), ''],
     ['omission: |integrity - true read %|', String(figures.integrityMeanAbsError), ''],
     ['insertion: recall (diagnosis on)', pct(insRecall.rate), ''],
     [`sibilant place: recall (${placeRecall.n} cases)`, pct(placeRecall.rate), ''],
