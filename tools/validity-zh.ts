@@ -152,7 +152,9 @@ async function main(): Promise<void> {
       const skippedAt = new Set(oRead.flatMap((w, k) => (w.readStatus === 'skipped' ? [k] : [])));
       const accounted = omissionsAccounted([...om.referenceText], om.altered, skippedAt);
       om.altered.forEach((_, j) => omAccounted.add(j < accounted));
-      oRead.forEach((_, k) => om.altered.includes(k) || omSpokenSkipped.add(skippedAt.has(k)));
+      oRead.forEach((_, k) => {
+        if (!om.altered.includes(k)) omSpokenSkipped.add(skippedAt.has(k));
+      });
       integrityErr.push(Math.abs(o.a.dimensions.integrity - (100 * chars.length) / (chars.length + 2)));
       if (MISSES && om.altered.some((k) => oRead[k]?.readStatus !== 'skipped')) {
         const marks = oRead.map((w, k) => `${om.altered.includes(k) ? '[' : ''}${w.word}${w.readStatus === 'skipped' ? '-' : w.readStatus === 'mispronounced' ? '~' : ''}${om.altered.includes(k) ? ']' : ''}`);
