@@ -218,7 +218,7 @@ async function main(): Promise<void> {
   const full = trainEnsemble(data, opts);
   const model: ToneModel = {
     ...full,
-    version: 'tone-zh-5',
+    version: 'tone-zh-6',
     trainedOn: `AISHELL S0150, ${samples(utts).length} syllables (with range and tempo variants ${data.length}) (tones 1-4, sandhi applied), labels from pinyin-pro through the text layer`,
     heldOutAccuracy: Math.round(heldOut * 1000) / 1000,
   };
