@@ -22,7 +22,7 @@ import { isWideband } from '../src/audio/bandwidth.js';
 import { loadConfig } from '../src/config.js';
 import { parseEvaluationConfig } from '../src/evaluation/config.js';
 import { createMandarinEngine } from '../src/zh/engine/engine.js';
-import { JUDGED_INITIALS, recordingTilt, saidAtOtherPlace, sibilantTilt } from '../src/zh/engine/sibilants.js';
+import { JUDGED_INITIALS, PLACE_PARTNER, recordingTilt, saidAtOtherPlace, sibilantTilt } from '../src/zh/engine/sibilants.js';
 import { DEFAULT_CACHE, SO762_DIR, arg, readCached, readScores } from './train-en-so762.js';
 
 const REPO = path.resolve(import.meta.dirname, '..');
@@ -38,9 +38,12 @@ function tilts(audio: DecodedAudio, start: number, end: number, recording: numbe
   return t === null ? null : [t, t - recording];
 }
 
-
 const groups = new Map<string, [number, number][]>();
-const add = (key: string, v: [number, number] | null) => v && groups.set(key, [...(groups.get(key) ?? []), v]);
+const add = (key: string, v: [number, number] | null) => {
+  if (!v) return;
+  if (!groups.has(key)) groups.set(key, []);
+  groups.get(key)!.push(v);
+};
 
 // Mandarin: initials of the correct readings, aligned by the engine.
 const backend = createInThreadBackend(loadConfig(process.env, REPO), { langs: ['zh'] });
@@ -53,7 +56,7 @@ for (const [id, text] of lines.filter(([, t]) => [...t].every((c) => /\p{Script=
   const a = await engine.assess(parseEvaluationConfig({ coreType: 'sentence', language: 'zh-CN', referenceText: text }), audio);
   for (const u of a.units) {
     const ini = u.phones.find((p) => p.category === 0);
-    if (ini && ['s', 'sh', 'zh', 'ch', 'z', 'c'].includes(ini.phoneme)) add(`zh ${ini.phoneme}`, tilts(audio, ini.span.start, ini.span.end, recording));
+    if (ini && Object.hasOwn(PLACE_PARTNER, ini.phoneme)) add(`zh ${ini.phoneme}`, tilts(audio, ini.span.start, ini.span.end, recording));
   }
 }
 await backend.close();

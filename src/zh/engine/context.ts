@@ -109,7 +109,8 @@ export function contextOf(table: SyllableTable, aligned: readonly (AlignedSyllab
   };
 }
 
-function nearest(aligned: readonly (AlignedSyllable | null)[], k: number, dir: -1 | 1): number {
+/** The nearest aligned character before (dir −1) or after (+1) character k, −1 when there is none. */
+export function nearest(aligned: readonly (AlignedSyllable | null)[], k: number, dir: -1 | 1): number {
   for (let j = k + dir; j >= 0 && j < aligned.length; j += dir) if (aligned[j]) return j;
   return -1;
 }

@@ -114,7 +114,8 @@ export const CALIBRATION = {
   /**
    * The same move when it leaves fewer runs of skipped characters (placement.ts): readers leave
    * out words, not every other character, so a tie is enough. Set on the same omission cases of
-   * all 433 sentences: among the pairs whose move joins runs, every rightly placed one (4) had
+   * all 433 sentences, each pair's evidence logged (docs/mandarin-engine.md, "Later: skipped
+   * characters come in runs"): among the pairs whose move joins runs, every rightly placed one (4) had
    * a GOP difference below −1.9, every misplaced one (10) above −1. Added characters given back
    * to a spoken neighbour's frames, old rule → with this one: even-numbered sentences 3 → 7 of
    * 11, odd-numbered 4 → 7 of 13; rightly placed characters moved 0 and 1 both before and after.

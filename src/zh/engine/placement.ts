@@ -46,8 +46,6 @@ export interface Placement {
   gop: number;
   /** The skipped character's syllable in the window decode. */
   syllable: AlignedSyllable;
-  /** Whether the move leaves fewer runs of skipped characters. */
-  joinsRuns: boolean;
 }
 
 /** Number of runs of consecutive skipped characters (`out[k]`: character k is modelled and skipped). */
@@ -94,7 +92,6 @@ export async function placement(
   model: ToneModel,
   text: ZhText,
   syllables: readonly (AlignedSyllable | null)[],
-  modelled: readonly boolean[],
   labels: readonly string[],
   a: number,
   s: number,
@@ -121,7 +118,6 @@ export async function placement(
     tone: Math.log(Math.max(floor, ps)) - Math.log(Math.max(floor, pa)),
     gop: (frameWeightedGop(unitS.phones) ?? 0) - (frameWeightedGop(unitA.phones) ?? 0),
     syllable: asSyllable(unitS),
-    joinsRuns: joinsRuns(syllables, modelled, a, s),
   };
 }
 
@@ -146,9 +142,9 @@ export async function placeSkipped(
   const ctx = pitch(al.syllables);
   if (!ctx) return;
   const before = [...al.syllables];
-  const found = await Promise.all(pairs.map(([a, s]) => placement(backend, table, pcm, ctx, model, text, before, al.modelled, labels, a, s)));
+  const found = await Promise.all(pairs.map(([a, s]) => placement(backend, table, pcm, ctx, model, text, before, labels, a, s)));
   const chosen = found
-    .filter((p): p is Placement => p !== null && moves(p))
+    .filter((p): p is Placement => p !== null && moves(p, joinsRuns(before, al.modelled, p.aligned, p.skipped)))
     .sort((x, y) => y.tone - x.tone);
   const used = new Set<number>();
   for (const m of chosen) {
@@ -159,8 +155,11 @@ export async function placeSkipped(
   }
 }
 
-/** Whether the evidence gives the frames to the skipped character (CALIBRATION in judge.ts). */
-export function moves(p: Pick<Placement, 'gop' | 'tone' | 'joinsRuns'>): boolean {
-  if (p.joinsRuns && p.gop > CALIBRATION.PLACE_JOIN_GOP && p.tone > CALIBRATION.PLACE_JOIN_TONE) return true;
-  return p.gop > CALIBRATION.PLACE_GOP && p.tone > CALIBRATION.PLACE_TONE;
+/**
+ * Whether the evidence gives the frames to the skipped character (CALIBRATION in judge.ts); a
+ * tie is enough when the move `joins` runs of skipped characters (joinsRuns).
+ */
+export function moves(p: Pick<Placement, 'gop' | 'tone'>, joins: boolean): boolean {
+  const tie = joins && p.gop > CALIBRATION.PLACE_JOIN_GOP && p.tone > CALIBRATION.PLACE_JOIN_TONE;
+  return tie || (p.gop > CALIBRATION.PLACE_GOP && p.tone > CALIBRATION.PLACE_TONE);
 }

@@ -20,6 +20,7 @@
 import { fft } from '../../dsp/fft.js';
 import { SAMPLES_PER_FRAME } from '../../acoustic/types.js';
 import type { AlignedSyllable } from './align.js';
+import { nearest } from './context.js';
 import type { SyllableTable } from './syllables.js';
 
 /** dB of tilt beyond which an initial counts as said at the other place; slack widens both by SLACK_DB. */
@@ -39,11 +40,6 @@ const SLACK_DB = 3;
 export const PLACE_PARTNER: Readonly<Record<string, string>> = { z: 'zh', zh: 'z', c: 'ch', ch: 'c', s: 'sh', sh: 's' };
 /** The expected initials the check judges (z and c are not: see the file comment). */
 export const JUDGED_INITIALS: ReadonlySet<string> = new Set(['s', 'sh', 'zh', 'ch']);
-
-/** The sibilant initial of a toneless syllable (zh ch sh z c s), '' for any other. */
-export function sibilantInitial(syllable: string): string {
-  return /^(zh|ch|sh|z|c|s)/.exec(syllable)?.[1] ?? '';
-}
 
 /** Frames before an initial that may still hold its noise (see noiseStart). */
 const LEAD_FRAMES = 30;
@@ -91,14 +87,8 @@ export function sibilantTilt(pcm: Int16Array, startFrame: number, endFrame: numb
  */
 function noiseStart(syllables: readonly (AlignedSyllable | null)[], k: number): number {
   const start = syllables[k]!.phones[0].startFrame;
-  let prevEnd = 0;
-  for (let j = k - 1; j >= 0; j--) {
-    const p = syllables[j];
-    if (p) {
-      prevEnd = p.endFrame;
-      break;
-    }
-  }
+  const prev = nearest(syllables, k, -1);
+  const prevEnd = prev >= 0 ? syllables[prev]!.endFrame : 0;
   return Math.min(start, Math.max(prevEnd, start - LEAD_FRAMES));
 }
 

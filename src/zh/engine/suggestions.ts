@@ -5,7 +5,8 @@
  */
 import type { Dimensions, SubIndicators, Suggestions, UnitAssessment } from '../../assessment/types.js';
 import type { ProsodyScores } from './prosody.js';
-import { PLACE_PARTNER, sibilantInitial } from './sibilants.js';
+import { PLACE_PARTNER } from './sibilants.js';
+import { initialOf } from './syllables.js';
 
 function listChars(units: readonly UnitAssessment[], pick: (u: UnitAssessment) => boolean, max = 5): string {
   return [...new Set(units.filter(pick).map((u) => u.text))].slice(0, max).join('、');
@@ -13,8 +14,8 @@ function listChars(units: readonly UnitAssessment[], pick: (u: UnitAssessment) =
 
 /** A character heard with the other place of the same sibilant (s for sh, zh for z, ...): flat and retroflex confused. */
 function placeConfused(u: UnitAssessment): boolean {
-  const expected = sibilantInitial(String(u.extra.pinyin ?? ''));
-  return u.readStatus === 'mispronounced' && expected !== '' && PLACE_PARTNER[expected] === sibilantInitial(u.heard?.syllable ?? '');
+  const partner = PLACE_PARTNER[initialOf(String(u.extra.pinyin ?? ''))];
+  return u.readStatus === 'mispronounced' && partner !== undefined && partner === initialOf(u.heard?.syllable ?? '');
 }
 
 export function suggestionsFor(units: readonly UnitAssessment[], d: Dimensions, sub: SubIndicators, p: ProsodyScores): Suggestions {

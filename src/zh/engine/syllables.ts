@@ -25,6 +25,11 @@ const CJK_LAST = 0x9fa5;
 const ALT_SHARE = 0.3;
 const INITIALS = ['zh', 'ch', 'sh', 'b', 'p', 'm', 'f', 'd', 't', 'n', 'l', 'g', 'k', 'h', 'j', 'q', 'x', 'r', 'z', 'c', 's', 'y', 'w'];
 
+/** The initial of a pinyin syllable as spelled (y and w count as initials), '' for none; a tone digit may follow. */
+export function initialOf(syllable: string): string {
+  return INITIALS.find((i) => syllable.startsWith(i)) ?? '';
+}
+
 const cache = new WeakMap<Lexicon, SyllableTable>();
 
 export function syllableTable(lexicon: Lexicon): SyllableTable {
@@ -57,8 +62,8 @@ export function syllableTable(lexicon: Lexicon): SyllableTable {
   const table: SyllableTable = {
     prons,
     syllables: [...prons.keys()].sort(),
-    initialOf: (s) => INITIALS.find((i) => s.startsWith(i)) ?? '',
-    finalOf: (s) => s.slice((INITIALS.find((i) => s.startsWith(i)) ?? '').length),
+    initialOf,
+    finalOf: (s) => s.slice(initialOf(s).length),
     same(a, b) {
       if (a === b) return true;
       const ka = key.get(a);
