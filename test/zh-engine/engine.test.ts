@@ -82,6 +82,22 @@ test('an altered reference flags the altered characters (mispronounced, or skipp
   assert.ok(others.filter((u) => u.readStatus !== 'correct').length <= 1, `unaltered characters away from the changes stay correct: ${chars.map((u) => u.readStatus[0]).join('')}`);
 });
 
+test('a changed initial alone is caught: the window gain weighed with the worst phone (judge.ts substitutionEvidence)', async () => {
+  // W0210 国家重点扶持和鼓励的创业 with 扶 fu2 given as mu2. The window's gain per frame is
+  // small (the final, most of the syllable, is the same), so the earlier per-frame evidence
+  // passed it as read.
+  const s210 = { id: 'BAC009S0150W0210', text: '国家重点扶持和鼓励的创业' };
+  const pcm = await decodeAudio(fs.readFileSync(path.join(DATA, `${s210.id}.flac`)));
+  const ref = 'guo2 jia1 zhong4 dian3 mu2 chi2 he2 gu3 li4 de5 chuang4 ye4';
+  const a = await engine.assess(cfg({ referenceText: s210.text, refPinyin: ref }), pcm);
+  const chars = readChars(a);
+  assert.equal(chars[4].readStatus, 'mispronounced', chars.map((u) => u.readStatus[0]).join(''));
+  assert.equal(chars[4].heard?.syllable, 'fu');
+  assert.ok((chars[4].pronunciation ?? 100) < 60, `pronunciation ${chars[4].pronunciation}`);
+  const others = chars.filter((_, k) => ![3, 4, 5].includes(k));
+  assert.ok(others.filter((u) => u.readStatus !== 'correct').length <= 1, chars.map((u) => u.readStatus[0]).join(''));
+});
+
 test('characters added to the reference but not spoken are skipped and lower integrity', async () => {
   const a = await engine.assess(cfg({ referenceText: '零零后会成为购房市场主力' }), audio.get(S150.id)!);
   const chars = readChars(a);

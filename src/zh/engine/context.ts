@@ -4,9 +4,9 @@
  * A syllable is judged on a window of three aligned syllables: the previous and next reference
  * syllables are fixed and the middle one is free among a shortlist of competitors (candidates.ts);
  * the window is decoded once free and once forced to the reference, and the difference of their
- * acoustic log-likelihoods per frame of the middle syllable is the evidence that another
- * syllable was read (a GOP at syllable level with fixed context, after Witt & Young 2000; the
- * fixed neighbours keep the free syllable from borrowing their frames). Measured before this
+ * acoustic log-likelihoods is the evidence that another syllable was read (a GOP at syllable
+ * level with fixed context, after Witt & Young 2000; the fixed neighbours keep the free syllable
+ * from borrowing their frames), weighed with the syllable's worst phone (judge.ts). Measured before this
  * engine on S0150: 91% recall at 6% false rejections, against 54% at 9% for the syllable's own
  * segment judged alone.
  *
@@ -18,6 +18,7 @@
 import { INSERTION_LABEL, SAMPLES_PER_FRAME, type AcousticBackend, type AlignResult, type FrameWindow, type GrammarSlot, type PhoneSegment } from '../../acoustic/types.js';
 import type { AlignedSyllable } from './align.js';
 import { candidates } from './candidates.js';
+import { substitutionEvidence } from './judge.js';
 import type { SyllableTable } from './syllables.js';
 
 /** Frames of margin around a window (30 ms), so boundary errors do not cut the neighbours. */
@@ -31,7 +32,11 @@ function windowOver(pcm: Int16Array, startFrame: number, endFrame: number): Fram
 export interface Competition {
   /** The syllable the free decode chose for the middle. */
   heard: string;
-  /** Nats per frame by which the free decode beats the forced one (≥ 0 up to search error). */
+  /**
+   * Evidence that it was read instead of the reference (judge.ts `substitutionEvidence`): the
+   * free decode's gain over the forced one with the character's worst phone GOP; 0 when the free
+   * decode picks the reference.
+   */
   evidence: number;
 }
 
@@ -87,8 +92,7 @@ export async function compete(
   if (table.same(heard, labels[k])) return { heard: labels[k], evidence: 0 };
   const forced = await backend.align('zh', pcm, { slots: ctx.around([fixed(table, labels[k])]) }, { window });
   if (!forced.ok) return null;
-  const frames = Math.max(1, mid.endFrame - mid.startFrame);
-  return { heard, evidence: Math.max(0, (total(free) - total(forced)) / frames) };
+  return { heard, evidence: substitutionEvidence(total(free) - total(forced), mid) };
 }
 
 /**

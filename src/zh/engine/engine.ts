@@ -157,7 +157,7 @@ export async function competeAll(
   const judge = async (k: number) => (needsCompetition(view[k]) ? compete(backend, table, pcm, view, labels, k, al.loop) : { heard: labels[k], evidence: 0 });
   const out: (Competition | null)[] = await Promise.all(
     labels.map((_, k) => {
-      // Recovered as another syllable: evidence set to twice the threshold (caps pronunciation near 30).
+      // Recovered as another syllable: evidence set to twice the threshold (caps pronunciation at 34).
       const other = recovered.others.get(k);
       if (other !== undefined) return { heard: other, evidence: 2 * threshold };
       if (recovered.reduced.has(k)) return { heard: labels[k], evidence: 0 };
