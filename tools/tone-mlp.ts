@@ -6,7 +6,7 @@
  * cross-entropy, Adam (Kingma & Ba 2015) on mini-batches, L2 weight decay, seeded
  * initialisation and shuffling. Weights are rounded to 4 decimals so model.json stays small.
  */
-import { classifyTone, netForward, standardised, type ToneModel, type ToneNet } from '../src/zh/tone/classifier.js';
+import { netForward, standardised, type ToneModel, type ToneNet } from '../src/zh/tone/classifier.js';
 
 export type Weights = Pick<ToneModel, 'mean' | 'std' | 'nets'>;
 export interface Example {
@@ -136,13 +136,4 @@ function backprop(net: ToneNet, s: Standardised, grads: Float64Array[], H: numbe
     for (let i = 0; i < s.z.length; i++) gw1[i] += g * s.z[i];
     grads[H][h] += g;
   }
-}
-
-export function accuracy(m: Weights, data: { x: number[]; y: number }[]): number {
-  let ok = 0;
-  for (const s of data) {
-    const p = classifyTone(m, s.x);
-    if (p.indexOf(Math.max(...p)) === s.y) ok++;
-  }
-  return ok / data.length;
 }

@@ -13,6 +13,11 @@
  * threshold) are measured on odd-numbered utterances with a model trained on the even ones;
  * the shipped model is then trained on all of them. `--dry-run` prints without writing the
  * model. Seeded, so runs are reproducible.
+ *
+ * Two stages (classifier.ts `context`): the first ensemble classifies each syllable alone; the
+ * second reads its features with the first stage's posteriors of the syllable and of its judged
+ * neighbours. The second stage is trained on posteriors the first could not have fitted: each
+ * half of the training utterances classified by a first stage trained on the other half.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -24,9 +29,9 @@ import { alignReading, type AlignedSyllable } from '../src/zh/engine/align.js';
 import { analyzeZhText } from '../src/zh/engine/text.js';
 import { pitchContext, readingSpan, toneEvidence } from '../src/zh/tone/extract.js';
 import { RANGE_FLOOR_ST } from '../src/zh/tone/features.js';
-import { classifyTone, MODEL_PATH, type ToneModel } from '../src/zh/tone/classifier.js';
+import { classifyTone, classifyTones, contextInput, isJudgedTone, MODEL_PATH, type ToneModel } from '../src/zh/tone/classifier.js';
 import { acceptedTones } from '../src/zh/engine/sandhi.js';
-import { trainEnsemble, accuracy, type Weights } from './tone-mlp.js';
+import { trainEnsemble, type TrainOptions, type Weights } from './tone-mlp.js';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 const DATA = path.resolve(REPO, '..', 'shared', 'data', 'zh', 'aishell-s0150');
@@ -89,6 +94,9 @@ interface Sample {
   accepted: number[];
   /** Whether the validity protocol may alter this tone (tools/validity-zh-cases.ts, toneCase). */
   alterable: boolean;
+  /** The syllable's place in its reading, and the voice (variant) of the reading. */
+  k: number;
+  voice: string;
 }
 
 /**
@@ -138,14 +146,69 @@ function samples(utts: Utterance[], voices: readonly (readonly [number, number])
       const ev = toneEvidence(ctx, syl, u.tones);
       const citation = zh.read.map((i) => zh.tokens[i].tone);
       ev.features.forEach((f, k) => {
-        if (!f || !(u.tones[k] >= 1 && u.tones[k] <= 4) || citation[k] === 5) return;
+        if (!f || !isJudgedTone(u.tones[k], citation[k])) return;
         const ch = zh.tokens[zh.read[k]].text;
         const alterable = citation[k] !== 3 && citation[k - 1] !== 3 && citation[k + 1] !== 3 && ch !== '一' && ch !== '不';
-        out.push({ x: [...f], y: u.tones[k] - 1, utt: n, accepted: acceptedTones(zh.tokens, zh.read, k), alterable });
+        out.push({ x: [...f], y: u.tones[k] - 1, utt: n, accepted: acceptedTones(zh.tokens, zh.read, k), alterable, k, voice: `${gain}x${tempo}` });
       });
     }
   });
   return out;
+}
+
+type Stages = Pick<ToneModel, 'mean' | 'std' | 'nets' | 'context'>;
+
+/** The samples of each reading (one utterance in one voice), as arrays by syllable place. */
+function readings(data: Sample[]): Sample[][] {
+  const groups = new Map<string, Sample[]>();
+  for (const s of data) {
+    const key = `${s.utt}/${s.voice}`;
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key)!.push(s);
+  }
+  return [...groups.values()];
+}
+
+/** Each sample's posterior from `stage`, alone, by syllable place within its reading. */
+function firstStage(stage: Weights, group: Sample[]): (Float64Array | null)[] {
+  const out: (Float64Array | null)[] = new Array(Math.max(...group.map((s) => s.k)) + 1).fill(null);
+  for (const s of group) out[s.k] = classifyTone(stage, s.x);
+  return out;
+}
+
+/** Posteriors as the engine computes them (classifier.ts `classifyTones`, judged syllables as context). */
+function posteriors(m: Stages, data: Sample[]): Map<Sample, Float64Array> {
+  const out = new Map<Sample, Float64Array>();
+  for (const group of readings(data)) {
+    const n = Math.max(...group.map((s) => s.k)) + 1;
+    const features: (number[] | null)[] = new Array(n).fill(null);
+    for (const s of group) features[s.k] = s.x;
+    const probs = classifyTones({ version: '', trainedOn: '', heldOutAccuracy: 0, ...m }, features, features.map((f) => f !== null));
+    for (const s of group) out.set(s, probs[s.k]!);
+  }
+  return out;
+}
+
+/** Both stages: the second on first-stage posteriors from the other half of the utterances. */
+function trainStages(data: Sample[], opts: TrainOptions): Stages {
+  const first = trainEnsemble(data, opts);
+  const rank = new Map([...new Set(data.map((s) => s.utt))].map((u, i) => [u, i]));
+  const halves = [0, 1].map((h) => data.filter((s) => rank.get(s.utt)! % 2 === h));
+  const others = halves.map((_, h) => trainEnsemble(halves[1 - h], opts));
+  const rows = halves.flatMap((half, h) =>
+    readings(half).flatMap((group) => {
+      const p = firstStage(others[h], group);
+      return group.map((s) => ({ x: contextInput(s.x, p, s.k), y: s.y, utt: s.utt }));
+    }),
+  );
+  return { ...first, context: trainEnsemble(rows, opts) };
+}
+
+function accuracy(post: Map<Sample, Float64Array>, data: Sample[]): number {
+  return data.filter((s) => {
+    const p = post.get(s)!;
+    return p.indexOf(Math.max(...p)) === s.y;
+  }).length / data.length;
 }
 
 /**
@@ -155,12 +218,12 @@ function samples(utts: Utterance[], voices: readonly (readonly [number, number])
  * holds less than `threshold` (the syllable's own expected tone is never a feature, so the
  * posterior does not change with the alteration).
  */
-function errorDetection(m: Weights, data: Sample[], threshold: number): { recall: number; falseAlarms: number } {
+function errorDetection(post: Map<Sample, Float64Array>, data: Sample[], threshold: number): { recall: number; falseAlarms: number } {
   let fa = 0;
   let caught = 0;
   let altered = 0;
   for (const s of data) {
-    const p = classifyTone(m, s.x);
+    const p = post.get(s)!;
     if (s.accepted.reduce((a, t) => a + p[t - 1], 0) < threshold) fa++;
     if (!s.alterable) continue;
     for (const t of [1, 2, 4]) {
@@ -172,20 +235,20 @@ function errorDetection(m: Weights, data: Sample[], threshold: number): { recall
   return { recall: caught / altered, falseAlarms: fa / data.length };
 }
 
-function confusion(m: Weights, data: Sample[]): number[][] {
+function confusion(post: Map<Sample, Float64Array>, data: Sample[]): number[][] {
   const out = [0, 1, 2, 3].map(() => [0, 0, 0, 0]);
   for (const s of data) {
-    const p = classifyTone(m, s.x);
+    const p = post.get(s)!;
     out[s.y][p.indexOf(Math.max(...p))]++;
   }
   return out;
 }
 
 /** Highest threshold (0.005 steps) whose held-out false alarms stay within `budget`, and its recall. */
-function recallAtFalseAlarms(m: Weights, data: Sample[], budget: number): { threshold: number; recall: number; falseAlarms: number } {
+function recallAtFalseAlarms(post: Map<Sample, Float64Array>, data: Sample[], budget: number): { threshold: number; recall: number; falseAlarms: number } {
   let best = { threshold: 0, recall: 0, falseAlarms: 0 };
   for (let t = 0.005; t < 0.5; t += 0.005) {
-    const r = errorDetection(m, data, t);
+    const r = errorDetection(post, data, t);
     if (r.falseAlarms > budget) break;
     best = { threshold: Math.round(t * 1000) / 1000, ...r };
   }
@@ -207,23 +270,29 @@ async function main(): Promise<void> {
   const data = samples(utts, augment);
   const opts = { hidden: Number(arg('--hidden') ?? 32), epochs: Number(arg('--epochs') ?? 60), folds: Number(arg('--folds') ?? 5), seed: 1, l2: Number(arg('--l2') ?? 3e-3) };
   const test = samples(utts).filter((s) => s.utt % 2 === 1);
-  const half = trainEnsemble(data.filter((s) => s.utt % 2 === 0), opts);
-  const heldOut = accuracy(half, test);
-  const curve = THRESHOLDS.map((t) => ({ threshold: t, ...errorDetection(half, test, t) }));
+  const half = trainStages(data.filter((s) => s.utt % 2 === 0), opts);
+  const post = posteriors(half, test);
+  const heldOut = accuracy(post, test);
+  const alone = accuracy(posteriors({ ...half, context: undefined }, test), test);
+  process.stderr.write(`held-out half: ${(100 * heldOut).toFixed(1)}% (first stage alone ${(100 * alone).toFixed(1)}%)\n`);
+  const curve = THRESHOLDS.map((t) => ({ threshold: t, ...errorDetection(post, test, t) }));
   for (const c of curve) process.stderr.write(`threshold ${c.threshold.toFixed(2)}: recall ${(100 * c.recall).toFixed(1)}%, false alarms ${(100 * c.falseAlarms).toFixed(1)}%\n`);
-  const atBudget = recallAtFalseAlarms(half, test, 0.1);
-  process.stderr.write(`held-out confusion (rows: expected tone 1-4, columns: heard):\n${confusion(half, test).map((r) => r.join('\t')).join('\n')}\n`);
-  const otherVoices = TEST_VOICES.map(([gain, tempo]) => ({ gain, tempo, accuracy: accuracy(half, samples(utts, [[gain, tempo]]).filter((s) => s.utt % 2 === 1)) }));
+  const atBudget = recallAtFalseAlarms(post, test, 0.1);
+  process.stderr.write(`held-out confusion (rows: expected tone 1-4, columns: heard):\n${confusion(post, test).map((r) => r.join('\t')).join('\n')}\n`);
+  const otherVoices = TEST_VOICES.map(([gain, tempo]) => {
+    const voice = samples(utts, [[gain, tempo]]).filter((s) => s.utt % 2 === 1);
+    return { gain, tempo, accuracy: accuracy(posteriors(half, voice), voice) };
+  });
   for (const v of otherVoices) process.stderr.write(`held-out half, range x${v.gain}, tempo x${v.tempo}: ${(100 * v.accuracy).toFixed(1)}%\n`);
-  const full = trainEnsemble(data, opts);
+  const full = trainStages(data, opts);
   const model: ToneModel = {
     ...full,
-    version: 'tone-zh-6',
-    trainedOn: `AISHELL S0150, ${samples(utts).length} syllables (with range and tempo variants ${data.length}) (tones 1-4, sandhi applied), labels from pinyin-pro through the text layer`,
+    version: 'tone-zh-7',
+    trainedOn: `AISHELL S0150, ${samples(utts).length} syllables (with range and tempo variants ${data.length}) (tones 1-4, sandhi applied), labels from pinyin-pro through the text layer; two stages`,
     heldOutAccuracy: Math.round(heldOut * 1000) / 1000,
   };
   if (!process.argv.includes('--dry-run')) fs.writeFileSync(MODEL_PATH, JSON.stringify(model) + '\n');
-  console.log(JSON.stringify({ syllables: data.length, heldOutAccuracy: model.heldOutAccuracy, heldOutAtTenPercentFalseAlarms: atBudget, trainAccuracy: accuracy(full, data) }));
+  console.log(JSON.stringify({ syllables: data.length, heldOutAccuracy: model.heldOutAccuracy, heldOutFirstStageAlone: Math.round(alone * 1000) / 1000, heldOutAtTenPercentFalseAlarms: atBudget, trainAccuracy: accuracy(posteriors(full, data), data) }));
 }
 
 await main();

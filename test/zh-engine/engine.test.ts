@@ -87,9 +87,9 @@ test('a changed initial alone is caught: the window gain weighed with the worst 
   // small (the final, most of the syllable, is the same), so the earlier per-frame evidence
   // passed it as read.
   const s210 = { id: 'BAC009S0150W0210', text: '国家重点扶持和鼓励的创业' };
-  const pcm = await decodeAudio(fs.readFileSync(path.join(DATA, `${s210.id}.flac`)));
+  const recording = await decodeAudio(fs.readFileSync(path.join(DATA, `${s210.id}.flac`)));
   const ref = 'guo2 jia1 zhong4 dian3 mu2 chi2 he2 gu3 li4 de5 chuang4 ye4';
-  const a = await engine.assess(cfg({ referenceText: s210.text, refPinyin: ref }), pcm);
+  const a = await engine.assess(cfg({ referenceText: s210.text, refPinyin: ref }), recording);
   const chars = readChars(a);
   assert.equal(chars[4].readStatus, 'mispronounced', chars.map((u) => u.readStatus[0]).join(''));
   assert.equal(chars[4].heard?.syllable, 'fu');

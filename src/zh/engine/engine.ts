@@ -18,7 +18,7 @@ import type { DecodedAudio } from '../../audio/decode.js';
 import type { Assessment } from '../../assessment/types.js';
 import { MAX_REFERENCE_CHARS, type EvaluationConfig } from '../../evaluation/config.js';
 import { invalid } from '../../errors.js';
-import { classifyTone, loadToneModel, type ToneModel } from '../tone/classifier.js';
+import { classifyTones, loadToneModel, type ToneModel } from '../tone/classifier.js';
 import { pitchOfSpan, toneEvidence } from '../tone/extract.js';
 import { alignWithOmissions, frameLevels, loudFrames, medianSyllableFrames, squeezed, type AlignedSyllable, type ReadingAlignment } from './align.js';
 import { assemble } from './assemble.js';
@@ -27,7 +27,7 @@ import { acceptInsertion, CALIBRATION, gopScore, judgeTone, pronunciationScore, 
 import { placeSkipped } from './placement.js';
 import { otherPlaceSibilants } from './sibilants.js';
 import { energyDb, prosody, type TimedSyllable } from './prosody.js';
-import { acceptedTones } from './sandhi.js';
+import { acceptedTones, judgedTones } from './sandhi.js';
 import { syllableTable, type SyllableTable } from './syllables.js';
 import { analyzeZhText, type ZhText } from './text.js';
 import { buildUnits, type CharJudgement } from './units.js';
@@ -77,6 +77,7 @@ async function assess(
   const insertions = al.ok ? await insertionsOf(backend, table, audio.pcm, al, heardLabels, config.slack) : [];
   const ctx = al.ok ? pitch(al.syllables) : null;
   const tones = toneEvidence(ctx, al.syllables, text.read.map((i) => text.tokens[i].sandhiTone));
+  const toneProbs = classifyTones(model, tones.features, judgedTones(text.tokens, text.read));
   const threshold = substitutionThreshold(config.slack);
   const timed = timedSyllables(text, al, audio.pcm);
   const pros = prosody(timed.list, ctx, text.genre, config.gradeBand, text.clauseCount);
@@ -86,8 +87,7 @@ async function assess(
     const comp = comps[k] ?? null;
     const pron = a ? pronunciationScore(gop, comp, threshold) : { score: null, substituted: false };
     const t = text.tokens[text.read[k]];
-    const f = tones.features[k];
-    const toneJ = a ? judgeTone(t.tone, t.sandhiTone, acceptedTones(text.tokens, text.read, k), f ? classifyTone(model, f) : null, config.slack) : null;
+    const toneJ = a ? judgeTone(t.tone, t.sandhiTone, acceptedTones(text.tokens, text.read, k), toneProbs[k], config.slack) : null;
     const j = timed.index.get(k);
     return {
       aligned: a,

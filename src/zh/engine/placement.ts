@@ -23,14 +23,14 @@
  * and 会发 is one run), a tie on the evidence is enough (PLACE_JOIN_GOP, PLACE_JOIN_TONE).
  */
 import type { AcousticBackend } from '../../acoustic/types.js';
-import { classifyTone, type ToneModel } from '../tone/classifier.js';
+import { classifyTones, type ToneModel } from '../tone/classifier.js';
 import { toneEvidence, type PitchOfSpan } from '../tone/extract.js';
 import type { PitchContext } from '../tone/features.js';
 import type { AlignedSyllable } from './align.js';
 import { asSyllable, contextOf, fixed, total } from './context.js';
 import { frameWeightedGop } from '../../acoustic/gop.js';
 import { CALIBRATION } from './judge.js';
-import { acceptedTones } from './sandhi.js';
+import { acceptedTones, judgedTones } from './sandhi.js';
 import type { SyllableTable } from './syllables.js';
 import type { ZhText } from './text.js';
 
@@ -77,9 +77,9 @@ export function placementPairs(syllables: readonly (AlignedSyllable | null)[], m
 /** Posterior of character k's accepted tones with `syllables` as the alignment, null without evidence. */
 function acceptedPosterior(ctx: PitchContext, model: ToneModel, text: ZhText, syllables: readonly (AlignedSyllable | null)[], k: number): number | null {
   const expected = text.read.map((i) => text.tokens[i].sandhiTone);
-  const f = toneEvidence(ctx, syllables, expected).features[k];
-  if (!f) return null;
-  const probs = classifyTone(model, f);
+  const features = toneEvidence(ctx, syllables, expected).features;
+  const probs = classifyTones(model, features, judgedTones(text.tokens, text.read))[k];
+  if (!probs) return null;
   return acceptedTones(text.tokens, text.read, k).reduce((sum, t) => sum + (t >= 1 && t <= 4 ? probs[t - 1] : 0), 0);
 }
 

@@ -4,7 +4,13 @@
  * "The Phonology of Standard Chinese", ch. 11), so there both 2 and 3 are accepted. Neutral
  * tones are not judged.
  */
+import { isJudgedTone } from '../tone/classifier.js';
 import type { ZhToken } from './text.js';
+
+/** Which read syllables have their tone judged (classifier.ts `isJudgedTone`): the tone model's context. */
+export function judgedTones(tokens: ZhToken[], read: number[]): boolean[] {
+  return read.map((i) => isJudgedTone(tokens[i].sandhiTone, tokens[i].tone));
+}
 
 /** Tones a reader may correctly realise for a syllable (third-tone run middles accept 2 or 3). */
 export function acceptedTones(tokens: ZhToken[], read: number[], k: number): number[] {

@@ -16,12 +16,23 @@ export interface ToneNet {
   b2: number[];
 }
 
-export interface ToneModel {
-  version: string;
-  /** Feature means and standard deviations used to standardise inputs. */
+/** An ensemble on standardised inputs. */
+export interface ToneEnsemble {
+  /** Input means and standard deviations used to standardise inputs. */
   mean: number[];
   std: number[];
   nets: ToneNet[];
+}
+
+export interface ToneModel extends ToneEnsemble {
+  version: string;
+  /**
+   * Second stage in context (stacking, Wolpert 1992): the syllable's features followed by the
+   * first stage's posteriors of the syllable itself, of the previous and of the next judged
+   * syllable (uniform where there is none). Tones are realised against their neighbours, and
+   * what the first stage heard there says how.
+   */
+  context?: ToneEnsemble;
   /** Training summary (data, held-out accuracy) for the record. */
   trainedOn: string;
   heldOutAccuracy: number;
@@ -39,7 +50,7 @@ export function loadToneModel(file = MODEL_PATH): ToneModel {
 }
 
 /** Standardised features. */
-export function standardised(model: Pick<ToneModel, 'mean' | 'std'>, x: ArrayLike<number>): Float64Array {
+export function standardised(model: Pick<ToneEnsemble, 'mean' | 'std'>, x: ArrayLike<number>): Float64Array {
   const z = new Float64Array(model.mean.length);
   for (let i = 0; i < z.length; i++) z[i] = (x[i] - model.mean[i]) / (model.std[i] || 1);
   return z;
@@ -72,8 +83,8 @@ export function netForward(net: ToneNet, z: Float64Array): { hidden: Float64Arra
   return { hidden, probs: logits };
 }
 
-/** Posterior over tones 1–4 (index 0 is tone 1): the mean of the members'. */
-export function classifyTone(model: Pick<ToneModel, 'mean' | 'std' | 'nets'>, features: ArrayLike<number>): Float64Array {
+/** One ensemble's posterior over tones 1–4 (index 0 is tone 1): the mean of the members'. */
+export function classifyTone(model: ToneEnsemble, features: ArrayLike<number>): Float64Array {
   const z = standardised(model, features);
   const out = new Float64Array(4);
   for (const net of model.nets) {
@@ -81,4 +92,29 @@ export function classifyTone(model: Pick<ToneModel, 'mean' | 'std' | 'nets'>, fe
     for (let c = 0; c < out.length; c++) out[c] += p[c] / model.nets.length;
   }
   return out;
+}
+
+/** Whether a syllable's tone is judged (and trained on): a full tone expected, not a neutral one. */
+export function isJudgedTone(expected: number, citation: number): boolean {
+  return expected >= 1 && expected <= 4 && citation !== 5;
+}
+
+const UNIFORM = new Float64Array([0.25, 0.25, 0.25, 0.25]);
+
+/** The second stage's input for syllable k: its features, then its own, the previous and the next first-stage posteriors. */
+export function contextInput(features: ArrayLike<number>, first: readonly (Float64Array | null)[], k: number): number[] {
+  return [...Array.from(features), ...(first[k] ?? UNIFORM), ...(first[k - 1] ?? UNIFORM), ...(first[k + 1] ?? UNIFORM)];
+}
+
+/**
+ * Posteriors of a reading's syllables (null where `features` is null). `judged[k]` says whether
+ * syllable k's tone is judged (a full tone expected, not neutral): only those serve as context,
+ * as in training. A model without a second stage classifies each syllable alone.
+ */
+export function classifyTones(model: ToneModel, features: readonly (ArrayLike<number> | null)[], judged: readonly boolean[]): (Float64Array | null)[] {
+  const first = features.map((f) => (f ? classifyTone(model, f) : null));
+  const context = model.context;
+  if (!context) return first;
+  const neighbours = first.map((p, k) => (judged[k] ? p : null));
+  return features.map((f, k) => (f && judged[k] ? classifyTone(context, contextInput(f, neighbours, k)) : first[k]));
 }
