@@ -183,7 +183,7 @@ function posteriors(m: Stages, data: Sample[]): Map<Sample, Float64Array> {
     const n = Math.max(...group.map((s) => s.k)) + 1;
     const features: (number[] | null)[] = new Array(n).fill(null);
     for (const s of group) features[s.k] = s.x;
-    const probs = classifyTones({ version: '', trainedOn: '', heldOutAccuracy: 0, ...m }, features, features.map((f) => f !== null));
+    const probs = classifyTones(m, features, features.map((f) => f !== null));
     for (const s of group) out.set(s, probs[s.k]!);
   }
   return out;

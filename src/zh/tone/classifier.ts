@@ -111,7 +111,7 @@ export function contextInput(features: ArrayLike<number>, first: readonly (Float
  * syllable k's tone is judged (a full tone expected, not neutral): only those serve as context,
  * as in training. A model without a second stage classifies each syllable alone.
  */
-export function classifyTones(model: ToneModel, features: readonly (ArrayLike<number> | null)[], judged: readonly boolean[]): (Float64Array | null)[] {
+export function classifyTones(model: Pick<ToneModel, 'mean' | 'std' | 'nets' | 'context'>, features: readonly (ArrayLike<number> | null)[], judged: readonly boolean[]): (Float64Array | null)[] {
   const first = features.map((f) => (f ? classifyTone(model, f) : null));
   const context = model.context;
   if (!context) return first;
