@@ -98,6 +98,22 @@ test('a changed initial alone is caught: the window gain weighed with the worst 
   assert.ok(others.filter((u) => u.readStatus !== 'correct').length <= 1, chars.map((u) => u.readStatus[0]).join(''));
 });
 
+test('slack moves the substitution threshold: stricter flags more of a native reading, never most of it', async () => {
+  const flagged = async (slack: number) => {
+    let n = 0;
+    for (const s of [S143, S150]) {
+      const a = await engine.assess(cfg({ referenceText: s.text, slack }), audio.get(s.id)!);
+      n += readChars(a).filter((u) => u.readStatus !== 'correct').length;
+    }
+    return n;
+  };
+  const [strict, plain, lenient] = [await flagged(-1), await flagged(0), await flagged(1)];
+  assert.ok(strict >= plain && plain >= lenient, `flagged at slack -1, 0, 1: ${strict}, ${plain}, ${lenient}`);
+  // 24 characters: 5 flagged at slack -1 (judge.ts SUBSTITUTION_SLACK_FACTOR 0.3; about a fifth
+  // on S0150), 8 with the other thresholds' factor, 0.5. Tolerance: one more than 5.
+  assert.ok(strict <= 6, `flagged at slack -1: ${strict} of 24`);
+});
+
 test('characters added to the reference but not spoken are skipped and lower integrity', async () => {
   const a = await engine.assess(cfg({ referenceText: '零零后会成为购房市场主力' }), audio.get(S150.id)!);
   const chars = readChars(a);
