@@ -6,9 +6,9 @@
  * cross-entropy, Adam (Kingma & Ba 2015) on mini-batches, L2 weight decay, seeded
  * initialisation and shuffling. Weights are rounded to 4 decimals so model.json stays small.
  */
-import { netForward, standardised, type ToneModel, type ToneNet } from '../src/zh/tone/classifier.js';
+import { netForward, standardised, type ToneEnsemble, type ToneNet } from '../src/zh/tone/classifier.js';
 
-export type Weights = Pick<ToneModel, 'mean' | 'std' | 'nets'>;
+export type Weights = ToneEnsemble;
 export interface Example {
   x: number[];
   y: number;

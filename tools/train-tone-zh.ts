@@ -29,9 +29,9 @@ import { alignReading, type AlignedSyllable } from '../src/zh/engine/align.js';
 import { analyzeZhText } from '../src/zh/engine/text.js';
 import { pitchContext, readingSpan, toneEvidence } from '../src/zh/tone/extract.js';
 import { RANGE_FLOOR_ST } from '../src/zh/tone/features.js';
-import { classifyTone, classifyTones, contextInput, isJudgedTone, MODEL_PATH, type ToneModel } from '../src/zh/tone/classifier.js';
+import { classifyTone, classifyTones, contextInput, isJudgedTone, MODEL_PATH, type ToneModel, type ToneStages } from '../src/zh/tone/classifier.js';
 import { acceptedTones } from '../src/zh/engine/sandhi.js';
-import { trainEnsemble, type TrainOptions, type Weights } from './tone-mlp.js';
+import { trainEnsemble, type TrainOptions } from './tone-mlp.js';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 const DATA = path.resolve(REPO, '..', 'shared', 'data', 'zh', 'aishell-s0150');
@@ -156,8 +156,6 @@ function samples(utts: Utterance[], voices: readonly (readonly [number, number])
   return out;
 }
 
-type Stages = Pick<ToneModel, 'mean' | 'std' | 'nets' | 'context'>;
-
 /** The samples of each reading (one utterance in one voice), as arrays by syllable place. */
 function readings(data: Sample[]): Sample[][] {
   const groups = new Map<string, Sample[]>();
@@ -169,20 +167,18 @@ function readings(data: Sample[]): Sample[][] {
   return [...groups.values()];
 }
 
-/** Each sample's posterior from `stage`, alone, by syllable place within its reading. */
-function firstStage(stage: Weights, group: Sample[]): (Float64Array | null)[] {
-  const out: (Float64Array | null)[] = new Array(Math.max(...group.map((s) => s.k)) + 1).fill(null);
-  for (const s of group) out[s.k] = classifyTone(stage, s.x);
+/** A value of each sample of a reading, by syllable place (null where the reading has no sample). */
+function byPlace<T>(group: Sample[], value: (s: Sample) => T): (T | null)[] {
+  const out: (T | null)[] = new Array(Math.max(...group.map((s) => s.k)) + 1).fill(null);
+  for (const s of group) out[s.k] = value(s);
   return out;
 }
 
 /** Posteriors as the engine computes them (classifier.ts `classifyTones`, judged syllables as context). */
-function posteriors(m: Stages, data: Sample[]): Map<Sample, Float64Array> {
+function posteriors(m: ToneStages, data: Sample[]): Map<Sample, Float64Array> {
   const out = new Map<Sample, Float64Array>();
   for (const group of readings(data)) {
-    const n = Math.max(...group.map((s) => s.k)) + 1;
-    const features: (number[] | null)[] = new Array(n).fill(null);
-    for (const s of group) features[s.k] = s.x;
+    const features = byPlace(group, (s) => s.x);
     const probs = classifyTones(m, features, features.map((f) => f !== null));
     for (const s of group) out.set(s, probs[s.k]!);
   }
@@ -190,14 +186,14 @@ function posteriors(m: Stages, data: Sample[]): Map<Sample, Float64Array> {
 }
 
 /** Both stages: the second on first-stage posteriors from the other half of the utterances. */
-function trainStages(data: Sample[], opts: TrainOptions): Stages {
+function trainStages(data: Sample[], opts: TrainOptions): ToneStages {
   const first = trainEnsemble(data, opts);
   const rank = new Map([...new Set(data.map((s) => s.utt))].map((u, i) => [u, i]));
   const halves = [0, 1].map((h) => data.filter((s) => rank.get(s.utt)! % 2 === h));
   const others = halves.map((_, h) => trainEnsemble(halves[1 - h], opts));
   const rows = halves.flatMap((half, h) =>
     readings(half).flatMap((group) => {
-      const p = firstStage(others[h], group);
+      const p = byPlace(group, (s) => classifyTone(others[h], s.x));
       return group.map((s) => ({ x: contextInput(s.x, p, s.k), y: s.y, utt: s.utt }));
     }),
   );

@@ -17,6 +17,12 @@ export interface AlignedSyllable {
   finalEnd: number;
 }
 
+/** The lowest GOP among a syllable's phones (nats per frame, ≤ 0), null when none has one. */
+export function worstGop(s: AlignedSyllable): number | null {
+  const gops = s.phones.flatMap((p) => (p.gop === undefined ? [] : [p.gop]));
+  return gops.length === 0 ? null : Math.min(...gops);
+}
+
 export interface ReadingAlignment {
   ok: boolean;
   failure: AlignFailure | null;

@@ -20,7 +20,7 @@ import { MAX_REFERENCE_CHARS, type EvaluationConfig } from '../../evaluation/con
 import { invalid } from '../../errors.js';
 import { classifyTones, loadToneModel, type ToneModel } from '../tone/classifier.js';
 import { pitchOfSpan, toneEvidence } from '../tone/extract.js';
-import { alignWithOmissions, frameLevels, loudFrames, medianSyllableFrames, squeezed, type AlignedSyllable, type ReadingAlignment } from './align.js';
+import { alignWithOmissions, frameLevels, loudFrames, medianSyllableFrames, squeezed, worstGop, type AlignedSyllable, type ReadingAlignment } from './align.js';
 import { assemble } from './assemble.js';
 import { compete, findInsertion, insertedFrames, presence, recoverSkipped, type Competition, type Insertion } from './context.js';
 import { acceptInsertion, CALIBRATION, gopScore, judgeTone, pronunciationScore, substitutionThreshold } from './judge.js';
@@ -176,8 +176,8 @@ export async function competeAll(
 /** Whether a syllable's phones leave room for another syllable (some phone below COMPETE_GOP). */
 function needsCompetition(s: AlignedSyllable | null): boolean {
   if (!s) return true;
-  const gops = s.phones.flatMap((p) => (p.gop === undefined ? [] : [p.gop]));
-  return gops.length === 0 || Math.min(...gops) < CALIBRATION.COMPETE_GOP;
+  const worst = worstGop(s);
+  return worst === null || worst < CALIBRATION.COMPETE_GOP;
 }
 
 /**

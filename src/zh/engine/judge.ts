@@ -5,7 +5,7 @@
  */
 import { logistic } from '../../assessment/shaping.js';
 import type { ToneAssessment } from '../../assessment/types.js';
-import type { AlignedSyllable } from './align.js';
+import { worstGop, type AlignedSyllable } from './align.js';
 import type { Competition } from './context.js';
 
 export const CALIBRATION = {
@@ -31,7 +31,7 @@ export const CALIBRATION = {
    * Slack moves the substitution threshold by this factor per unit. The evidence of every
    * character put to the competition starts near 4 (twice the COMPETE_GOP gate), so the other
    * thresholds' 0.5 would flag a third of native characters at slack −1. On the first 60 S0150
-   * sentences read as written, characters flagged at slack −1 / 0 / +1: 0.3 gives 20.2 / 4.5 /
+   * sentences read as written (counted by a one-off script, not kept), characters flagged at slack −1 / 0 / +1: 0.3 gives 20.2 / 4.5 /
    * 1.6%, 0.5 gave 32.0 / 4.5 / 1.1%, the per-frame evidence with 0.5 gave 22.7 / 5.5 / 1.6%.
    */
   SUBSTITUTION_SLACK_FACTOR: 0.3,
@@ -164,7 +164,7 @@ export function substitutionThreshold(slack: number): number {
  */
 export function substitutionEvidence(gain: number, mid: AlignedSyllable): number {
   const frames = Math.max(1, mid.endFrame - mid.startFrame);
-  const worst = Math.min(0, ...mid.phones.flatMap((p) => (p.gop === undefined ? [] : [p.gop])));
+  const worst = Math.min(0, worstGop(mid) ?? 0);
   return Math.max(0, gain) / Math.sqrt(frames) - CALIBRATION.SUBSTITUTION_GOP_WEIGHT * worst;
 }
 

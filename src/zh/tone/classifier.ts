@@ -24,8 +24,8 @@ export interface ToneEnsemble {
   nets: ToneNet[];
 }
 
-export interface ToneModel extends ToneEnsemble {
-  version: string;
+/** The classifier proper: the first ensemble, and the second stage when there is one. */
+export interface ToneStages extends ToneEnsemble {
   /**
    * Second stage in context (stacking, Wolpert 1992): the syllable's features followed by the
    * first stage's posteriors of the syllable itself, of the previous and of the next judged
@@ -33,6 +33,10 @@ export interface ToneModel extends ToneEnsemble {
    * what the first stage heard there says how.
    */
   context?: ToneEnsemble;
+}
+
+export interface ToneModel extends ToneStages {
+  version: string;
   /** Training summary (data, held-out accuracy) for the record. */
   trainedOn: string;
   heldOutAccuracy: number;
@@ -111,7 +115,7 @@ export function contextInput(features: ArrayLike<number>, first: readonly (Float
  * syllable k's tone is judged (a full tone expected, not neutral): only those serve as context,
  * as in training. A model without a second stage classifies each syllable alone.
  */
-export function classifyTones(model: Pick<ToneModel, 'mean' | 'std' | 'nets' | 'context'>, features: readonly (ArrayLike<number> | null)[], judged: readonly boolean[]): (Float64Array | null)[] {
+export function classifyTones(model: ToneStages, features: readonly (ArrayLike<number> | null)[], judged: readonly boolean[]): (Float64Array | null)[] {
   const first = features.map((f) => (f ? classifyTone(model, f) : null));
   const context = model.context;
   if (!context) return first;
