@@ -20,7 +20,7 @@ import { createMandarinEngine, type MandarinEngine } from '../../src/zh/engine/e
 import { createInThreadBackend } from '../../src/acoustic/backend.js';
 import { syllableTable } from '../../src/zh/engine/syllables.js';
 import { analyzeZhText } from '../../src/zh/engine/text.js';
-import { joinsRuns, skippedRuns } from '../../src/zh/engine/placement.js';
+import { joinsRuns, moves, skippedRuns, wordsCut } from '../../src/zh/engine/placement.js';
 import { REPO_ROOT, SHARED_DATA_DIR, tempDir, testConfig } from '../helpers/app.js';
 
 const DATA = path.join(SHARED_DATA_DIR, 'zh', 'aishell-s0150');
@@ -167,19 +167,53 @@ test('an added character aligned between skipped ones gives the frames to the sp
   });
 });
 
-test('skippedRuns and joinsRuns: a move counts only when it leaves fewer runs', () => {
+test('a tie moves the frames when the skipped characters become a whole added word: W0471 with 外地 added before 踪', async () => {
+  // The alignment read 地 (di4) on the frames of 追 (zhui1) and skipped 追 and 外: one run either
+  // way, but skipping 追外 leaves half of each word 追踪 and 外地.
+  const cases = [{ id: 'BAC009S0150W0471', text: '而是在追外地踪走失的宠物狗', added: [4, 5] }];
+  await withAdded(cases, (c, chars) => {
+    for (const k of c.added) assert.equal(chars[k].readStatus, 'skipped', `${c.id} ${[...c.text][k]}`);
+    assert.notEqual(chars[3].readStatus, 'skipped', `${c.id} 追`);
+  });
+});
+
+test('characters spelled alike are placed by their tone: W0428 with 戒向 added before 杰', async () => {
+  // 戒 (jie4) took the frames of 杰 (jie2); the decodes are the same, the pitch says tone 2.
+  const cases = [{ id: 'BAC009S0150W0428', text: '亚洲天王周戒向杰伦周董四月在脸书公开宣布', added: [5, 6] }];
+  await withAdded(cases, (c, chars) => {
+    for (const k of c.added) assert.equal(chars[k].readStatus, 'skipped', `${c.id} ${[...c.text][k]}`);
+    assert.notEqual(chars[7].readStatus, 'skipped', `${c.id} 杰`);
+  });
+});
+
+test('skippedRuns, wordsCut and joinsRuns: a move counts only when it leaves fewer runs and half-skipped words', () => {
   const seg = { startFrame: 0, endFrame: 10, score: 0, phones: [], finalStart: 0, finalEnd: 10 };
   assert.equal(skippedRuns([false, true, true, false, true]), 2);
+  assert.equal(wordsCut([false, true, true, false, true], [0, 0, 1, 1, 2]), 2);
+  assert.equal(wordsCut([false, false, true, true, false], [0, 0, 1, 1, 2]), 0);
+  const singles = [0, 1, 2, 3, 4];
   // read, skipped, aligned, skipped, read: the aligned one's frames to the first skipped joins the runs.
   const al = [seg, null, seg, null, seg];
   const modelled = [true, true, true, true, true];
-  assert.ok(joinsRuns(al, modelled, 2, 1));
-  assert.ok(joinsRuns(al, modelled, 2, 3));
+  assert.ok(joinsRuns(al, modelled, singles, 2, 1));
+  assert.ok(joinsRuns(al, modelled, singles, 2, 3));
   // read, skipped, skipped, aligned, read: moving to the nearer skipped one splits the run, to the farther one keeps one run.
-  assert.ok(!joinsRuns([seg, null, null, seg, seg], modelled, 3, 2));
-  assert.ok(!joinsRuns([seg, null, null, seg, seg], modelled, 3, 1));
+  assert.ok(!joinsRuns([seg, null, null, seg, seg], modelled, singles, 3, 2));
+  assert.ok(!joinsRuns([seg, null, null, seg, seg], modelled, singles, 3, 1));
+  // The same farther move when characters 2 and 3 are one word: skipping 1-2 leaves half of it, 2-3 none.
+  assert.ok(joinsRuns([seg, null, null, seg, seg], modelled, [0, 1, 2, 2, 3], 3, 1));
   // A character the model cannot spell is not a skipped one.
-  assert.ok(!joinsRuns([seg, null, seg, null, seg], [true, true, true, false, true], 2, 1));
+  assert.ok(!joinsRuns([seg, null, seg, null, seg], [true, true, true, false, true], singles, 2, 1));
+});
+
+test('moves: GOP and tone together, a tie when the move joins, the tone alone for characters spelled alike', () => {
+  assert.ok(moves({ gop: 0.6, tone: 1.2, alike: false }, false));
+  assert.ok(!moves({ gop: 0.6, tone: 0.5, alike: false }, false));
+  assert.ok(!moves({ gop: -0.5, tone: 0.5, alike: false }, false));
+  assert.ok(moves({ gop: -0.5, tone: 0.5, alike: false }, true));
+  assert.ok(!moves({ gop: -1.5, tone: 5, alike: false }, true));
+  assert.ok(moves({ gop: 0, tone: 1.2, alike: true }, false));
+  assert.ok(!moves({ gop: 0, tone: 0.5, alike: true }, false));
 });
 
 interface AddedCase {

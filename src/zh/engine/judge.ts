@@ -136,8 +136,9 @@ export const CALIBRATION = {
   PLACE_GOP: 0.5,
   PLACE_TONE: 1,
   /**
-   * The same move when it leaves fewer runs of skipped characters (placement.ts): readers leave
-   * out words, not every other character, so a tie is enough. Set on the same omission cases of
+   * The same move when it leaves fewer breaks, runs of skipped characters and lexical words
+   * skipped in part counted together (placement.ts `joinsRuns`): readers leave out words, not
+   * every other character or half a word, so a tie is enough. Set on the same omission cases of
    * all 433 sentences, each pair's evidence logged (docs/mandarin-engine.md, "Later: skipped
    * characters come in runs"): among the pairs whose move joins runs, every rightly placed one (4) had
    * a GOP difference below −1.9, every misplaced one (10) above −1. Added characters given back

@@ -14,13 +14,16 @@
  * placements better than the window's total (which the neighbours' boundaries blur), but not
  * well enough alone; neither does the tone. The frames go to s when both its phones' GOP and its
  * tone fit them better (CALIBRATION.PLACE_GOP, PLACE_TONE in judge.ts); each character moves
- * at most once, the strongest tone evidence first. Characters the model spells alike are not
- * compared: their decodes are identical and the tone alone did not separate them.
+ * at most once, the strongest tone evidence first. Characters the model spells alike (戒 jie4
+ * and 杰 jie2) decode identically, so for them the tone is the only evidence and decides alone.
  *
  * A reader leaves out words, so skipped characters come in runs: read, skipped, read, skipped
- * inside a few characters is seldom what was said. When the move leaves fewer runs of skipped
- * characters (布 skipped, 会 aligned, 发 skipped, with 会发 added before 局: 布 takes the frames
- * and 会发 is one run), a tie on the evidence is enough (PLACE_JOIN_GOP, PLACE_JOIN_TONE).
+ * inside a few characters is seldom what was said, and neither is half a word. When the move
+ * leaves fewer breaks, counting runs of skipped characters and lexical words skipped in part
+ * together (布 skipped, 会 aligned, 发 skipped, with 会发 added before 局: 布 takes the frames
+ * and 会发 is one run; 追 skipped, 地 aligned, with 外地 added before 踪: 追 takes the frames and
+ * the word 外地 is skipped whole), a tie on the evidence is enough (PLACE_JOIN_GOP,
+ * PLACE_JOIN_TONE).
  */
 import type { AcousticBackend } from '../../acoustic/types.js';
 import { classifyTones, type ToneModel } from '../tone/classifier.js';
@@ -46,6 +49,8 @@ export interface Placement {
   gop: number;
   /** The skipped character's syllable in the window decode. */
   syllable: AlignedSyllable;
+  /** The two are spelled alike in the acoustic model: one decode, so `acoustic` and `gop` are 0. */
+  alike: boolean;
 }
 
 /** Number of runs of consecutive skipped characters (`out[k]`: character k is modelled and skipped). */
@@ -53,22 +58,37 @@ export function skippedRuns(out: readonly boolean[]): number {
   return out.filter((x, k) => x && !out[k - 1]).length;
 }
 
-/** Whether giving aligned character a's frames to skipped character s leaves fewer runs of skipped characters. */
-export function joinsRuns(syllables: readonly (AlignedSyllable | null)[], modelled: readonly boolean[], a: number, s: number): boolean {
+/** Lexical words (`words[k]`: word index of character k) left partly skipped and partly read. */
+export function wordsCut(out: readonly boolean[], words: readonly number[]): number {
+  const seen = new Map<number, Set<boolean>>();
+  out.forEach((x, k) => {
+    const w = seen.get(words[k]) ?? new Set<boolean>();
+    seen.set(words[k], w.add(x));
+  });
+  return [...seen.values()].filter((v) => v.size === 2).length;
+}
+
+/**
+ * Whether giving aligned character a's frames to skipped character s leaves the skipped
+ * characters more like what a reader leaves out: fewer runs of them, and fewer lexical words
+ * (`words`, the text layer's segmentation) skipped in part, counted together.
+ */
+export function joinsRuns(syllables: readonly (AlignedSyllable | null)[], modelled: readonly boolean[], words: readonly number[], a: number, s: number): boolean {
   const out = syllables.map((x, k) => !x && modelled[k]);
   const moved = out.map((x, k) => (k === a ? modelled[k] : k === s ? false : x));
-  return skippedRuns(moved) < skippedRuns(out);
+  const breaks = (o: boolean[]) => skippedRuns(o) + wordsCut(o, words);
+  return breaks(moved) < breaks(out);
 }
 
 /** Candidate pairs: each skipped, modelled character with the nearest aligned character on each side. */
-export function placementPairs(syllables: readonly (AlignedSyllable | null)[], modelled: readonly boolean[], labels: readonly string[], table: SyllableTable): [number, number][] {
+export function placementPairs(syllables: readonly (AlignedSyllable | null)[], modelled: readonly boolean[]): [number, number][] {
   const out: [number, number][] = [];
   syllables.forEach((s, k) => {
     if (s || !modelled[k]) return;
     for (const dir of [-1, 1]) {
       let j = k + dir;
       while (j >= 0 && j < syllables.length && !syllables[j]) j += dir;
-      if (j >= 0 && j < syllables.length && !table.same(labels[j], labels[k])) out.push([j, k]);
+      if (j >= 0 && j < syllables.length) out.push([j, k]);
     }
   });
   return out;
@@ -101,7 +121,9 @@ export async function placement(
   const around = contextOf(table, syllables, labels, a);
   const opts = { window: around.window(pcm, mid.startFrame, mid.endFrame), phones: true, gop: true };
   const through = (label: string) => backend.align('zh', pcm, { slots: around.around([fixed(table, label)]) }, opts);
-  const [asIs, moved] = await Promise.all([through(labels[a]), through(labels[s])]);
+  const alike = table.same(labels[a], labels[s]);
+  const asIsDecode = through(labels[a]);
+  const [asIs, moved] = await Promise.all([asIsDecode, alike ? asIsDecode : through(labels[s])]);
   if (!asIs.ok || !moved.ok) return null;
   const unitA = asIs.units.filter((u) => u.slot >= 0)[around.middle];
   const unitS = moved.units.filter((u) => u.slot >= 0)[around.middle];
@@ -118,6 +140,7 @@ export async function placement(
     tone: Math.log(Math.max(floor, ps)) - Math.log(Math.max(floor, pa)),
     gop: (frameWeightedGop(unitS.phones) ?? 0) - (frameWeightedGop(unitA.phones) ?? 0),
     syllable: asSyllable(unitS),
+    alike,
   };
 }
 
@@ -137,14 +160,15 @@ export async function placeSkipped(
   labels: readonly string[],
   fixedChars: ReadonlySet<number>,
 ): Promise<void> {
-  const pairs = placementPairs(al.syllables, al.modelled, labels, table).filter(([a, s]) => !fixedChars.has(a) && !fixedChars.has(s));
+  const pairs = placementPairs(al.syllables, al.modelled).filter(([a, s]) => !fixedChars.has(a) && !fixedChars.has(s));
   if (pairs.length === 0) return;
   const ctx = pitch(al.syllables);
   if (!ctx) return;
   const before = [...al.syllables];
+  const words = text.source.chars.map((c) => c.word);
   const found = await Promise.all(pairs.map(([a, s]) => placement(backend, table, pcm, ctx, model, text, before, labels, a, s)));
   const chosen = found
-    .filter((p): p is Placement => p !== null && moves(p, joinsRuns(before, al.modelled, p.aligned, p.skipped)))
+    .filter((p): p is Placement => p !== null && moves(p, joinsRuns(before, al.modelled, words, p.aligned, p.skipped)))
     .sort((x, y) => y.tone - x.tone);
   const used = new Set<number>();
   for (const m of chosen) {
@@ -157,9 +181,11 @@ export async function placeSkipped(
 
 /**
  * Whether the evidence gives the frames to the skipped character (CALIBRATION in judge.ts); a
- * tie is enough when the move `joins` runs of skipped characters (joinsRuns).
+ * tie is enough when the move `joins` runs of skipped characters (joinsRuns). Characters
+ * spelled alike have no GOP difference to show, so their tone decides alone.
  */
-export function moves(p: Pick<Placement, 'gop' | 'tone'>, joins: boolean): boolean {
+export function moves(p: Pick<Placement, 'gop' | 'tone' | 'alike'>, joins: boolean): boolean {
+  if (p.alike && p.tone > CALIBRATION.PLACE_TONE) return true;
   const tie = joins && p.gop > CALIBRATION.PLACE_JOIN_GOP && p.tone > CALIBRATION.PLACE_JOIN_TONE;
   return tie || (p.gop > CALIBRATION.PLACE_GOP && p.tone > CALIBRATION.PLACE_TONE);
 }
