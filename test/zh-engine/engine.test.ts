@@ -186,6 +186,25 @@ test('characters spelled alike are placed by their tone: W0428 with 戒向 added
   });
 });
 
+test('characters the read test drops are placed as well: W0297 with 新考 added before 产', async () => {
+  // Every character was aligned; the read test then dropped 新 and 产 (short, and sounding like
+  // another syllable) and kept 考 on 产's frames. Placed again, 产 takes them back.
+  const cases = [{ id: 'BAC009S0150W0297', text: '其并未具体指明新生新考产线将会生产何种产品', added: [9, 10] }];
+  await withAdded(cases, (c, chars) => {
+    for (const k of c.added) assert.equal(chars[k].readStatus, 'skipped', `${c.id} ${[...c.text][k]}`);
+    assert.notEqual(chars[11].readStatus, 'skipped', `${c.id} 产`);
+  });
+});
+
+test('a tone not judged is no evidence either way: W0438 with 院抢 added before 钻', async () => {
+  // Without a judged tone on one side the pair used to be passed over; now GOP and the words decide.
+  const cases = [{ id: 'BAC009S0150W0438', text: '卓阳一男子拉着一车硬币到一家珠宝店内买院抢钻戒', added: [19, 20] }];
+  await withAdded(cases, (c, chars) => {
+    for (const k of c.added) assert.equal(chars[k].readStatus, 'skipped', `${c.id} ${[...c.text][k]}`);
+    assert.notEqual(chars[18].readStatus, 'skipped', `${c.id} 买`);
+  });
+});
+
 test('skippedRuns, wordsCut and joinsRuns: a move counts only when it leaves fewer runs and half-skipped words', () => {
   const seg = { startFrame: 0, endFrame: 10, score: 0, phones: [], finalStart: 0, finalEnd: 10 };
   assert.equal(skippedRuns([false, true, true, false, true]), 2);

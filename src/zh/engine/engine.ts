@@ -70,9 +70,19 @@ async function assess(
   const heardLabels = [...labels];
   const recovered = al.ok ? await recoverAll(backend, table, audio.pcm, al, labels, config.slack) : { others: new Map<number, string>(), reduced: new Set<number>() };
   const pitch = pitchOfSpan(audio.pcm, audio.sampleRate);
-  if (al.ok) await placeSkipped(backend, table, audio.pcm, pitch, model, text, al, labels, new Set([...recovered.reduced, ...recovered.others.keys()]));
+  const fixedChars = new Set([...recovered.reduced, ...recovered.others.keys()]);
+  if (al.ok) await placeSkipped(backend, table, audio.pcm, pitch, model, text, al, labels, fixedChars);
   const comps = al.ok ? await competeAll(backend, table, audio.pcm, al, heardLabels, config.slack, recovered) : [];
-  if (al.ok) await dropUnread(backend, table, audio.pcm, al, labels, heardLabels, comps, config.slack, recovered.others);
+  const dropped = al.ok ? await dropUnread(backend, table, audio.pcm, al, labels, heardLabels, comps, config.slack, recovered.others) : [];
+  if (dropped.length > 0) {
+    // Dropped characters are skipped ones the placement has not seen: the same choice for them,
+    // and a character that takes frames anew has no competition on them.
+    for (const m of await placeSkipped(backend, table, audio.pcm, pitch, model, text, al, labels, fixedChars, new Set(dropped))) {
+      heardLabels[m.skipped] = labels[m.skipped];
+      comps[m.skipped] = null;
+      comps[m.aligned] = null;
+    }
+  }
   if (al.ok) judgeSibilantPlace(audio, table, al.syllables, labels, heardLabels, comps, config.slack);
   const insertions = al.ok ? await insertionsOf(backend, table, audio.pcm, al, heardLabels, config.slack) : [];
   const ctx = al.ok ? pitch(al.syllables) : null;
@@ -233,6 +243,7 @@ function readLimits(al: ReadingAlignment, slack: number): { readLoss: number; ot
  * length fails that test too (the reference fits its frames no better than the neighbours do),
  * hence the length condition (CALIBRATION.SKIP_DROP_SYLLABLES). Correct readings rarely have
  * such characters, so they cost nothing more; the decodes are independent and issued together. `labels` is the reference, `heard` the syllables after the competition.
+ * Returns the characters skipped.
  */
 async function dropUnread(
   backend: AcousticBackend,
@@ -244,7 +255,7 @@ async function dropUnread(
   comps: (Competition | null)[],
   slack: number,
   others: ReadonlyMap<number, string>,
-): Promise<void> {
+): Promise<number[]> {
   const threshold = substitutionThreshold(slack);
   const limits = readLimits(al, slack);
   const short = CALIBRATION.SKIP_DROP_SYLLABLES * medianSyllableFrames(al);
@@ -253,12 +264,12 @@ async function dropUnread(
     return c && s && c.evidence > threshold && !others.has(k) && s.endFrame - s.startFrame < short ? [k] : [];
   });
   const looks = await Promise.all(suspects.map((k) => presence(backend, table, pcm, al.syllables, heard.map((h, j) => (j === k ? labels[j] : h)), k)));
-  suspects.forEach((k, i) => {
+  return suspects.filter((k, i) => {
     const p = looks[i];
-    if (p && (p.loss >= limits.readLoss || p.frames < limits.readFrames)) {
-      al.syllables[k] = null;
-      comps[k] = null;
-    }
+    if (!p || (p.loss < limits.readLoss && p.frames >= limits.readFrames)) return false;
+    al.syllables[k] = null;
+    comps[k] = null;
+    return true;
   });
 }
 

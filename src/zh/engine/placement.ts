@@ -10,7 +10,8 @@
  * characters between them. The window between a's aligned neighbours is decoded forced through
  * a and through s (phones and GOP, as the utterance alignment), and the tone model gives the
  * posterior of each one's accepted tones over its final in that decode, with its own expected
- * tone and its neighbours' as context. The phones' GOP over each one's own frames separates the
+ * tone and its neighbours' as context (where either is not judged, the tone is no evidence
+ * either way: a difference of 0). The phones' GOP over each one's own frames separates the
  * placements better than the window's total (which the neighbours' boundaries blur), but not
  * well enough alone; neither does the tone. The frames go to s when both its phones' GOP and its
  * tone fit them better (CALIBRATION.PLACE_GOP, PLACE_TONE in judge.ts); each character moves
@@ -43,7 +44,10 @@ export interface Placement {
   skipped: number;
   /** Nats per frame by which the window forced through the skipped character beats the aligned one. */
   acoustic: number;
-  /** Log posterior of the skipped character's accepted tones minus the aligned one's, over the frames. */
+  /**
+   * Log posterior of the skipped character's accepted tones minus the aligned one's, over the
+   * frames; 0 where either tone is not judged (neutral, or no pitch on its final): no evidence.
+   */
   tone: number;
   /** Frame-weighted phone GOP of the skipped character minus the aligned one's, over the frames each takes in its decode. */
   gop: number;
@@ -131,13 +135,12 @@ export async function placement(
   const withS = syllables.map((x, k) => (k === a ? null : k === s ? asSyllable(unitS) : x));
   const pa = acceptedPosterior(ctx, model, text, syllables, a);
   const ps = acceptedPosterior(ctx, model, text, withS, s);
-  if (pa === null || ps === null) return null;
   const floor = 1e-3;
   return {
     aligned: a,
     skipped: s,
     acoustic: (total(moved) - total(asIs)) / Math.max(1, mid.endFrame - mid.startFrame),
-    tone: Math.log(Math.max(floor, ps)) - Math.log(Math.max(floor, pa)),
+    tone: pa === null || ps === null ? 0 : Math.log(Math.max(floor, ps)) - Math.log(Math.max(floor, pa)),
     gop: (frameWeightedGop(unitS.phones) ?? 0) - (frameWeightedGop(unitA.phones) ?? 0),
     syllable: asSyllable(unitS),
     alike,
@@ -146,8 +149,9 @@ export async function placement(
 
 /**
  * Gives the frames of aligned characters to skipped neighbours that fit them better (see the
- * file comment). `al.syllables` is changed in place; `fixedChars` (put back by the second
- * look) neither give nor take frames.
+ * file comment) and returns the moves made. `al.syllables` is changed in place; `fixedChars`
+ * (put back by the second look) neither give nor take frames; `only`, when given, limits the
+ * skipped characters looked at.
  */
 export async function placeSkipped(
   backend: AcousticBackend,
@@ -159,11 +163,12 @@ export async function placeSkipped(
   al: { syllables: (AlignedSyllable | null)[]; modelled: readonly boolean[] },
   labels: readonly string[],
   fixedChars: ReadonlySet<number>,
-): Promise<void> {
-  const pairs = placementPairs(al.syllables, al.modelled).filter(([a, s]) => !fixedChars.has(a) && !fixedChars.has(s));
-  if (pairs.length === 0) return;
+  only?: ReadonlySet<number>,
+): Promise<Placement[]> {
+  const pairs = placementPairs(al.syllables, al.modelled).filter(([a, s]) => !fixedChars.has(a) && !fixedChars.has(s) && (!only || only.has(s)));
+  if (pairs.length === 0) return [];
   const ctx = pitch(al.syllables);
-  if (!ctx) return;
+  if (!ctx) return [];
   const before = [...al.syllables];
   const words = text.source.chars.map((c) => c.word);
   const found = await Promise.all(pairs.map(([a, s]) => placement(backend, table, pcm, ctx, model, text, before, labels, a, s)));
@@ -171,12 +176,15 @@ export async function placeSkipped(
     .filter((p): p is Placement => p !== null && moves(p, joinsRuns(before, al.modelled, words, p.aligned, p.skipped)))
     .sort((x, y) => y.tone - x.tone);
   const used = new Set<number>();
+  const made: Placement[] = [];
   for (const m of chosen) {
     if (used.has(m.aligned) || used.has(m.skipped)) continue;
     used.add(m.aligned).add(m.skipped);
     al.syllables[m.skipped] = m.syllable;
     al.syllables[m.aligned] = null;
+    made.push(m);
   }
+  return made;
 }
 
 /**
