@@ -157,53 +157,49 @@ test('an added character aligned on a spoken neighbour gives the frames back whe
   });
 });
 
-test('an added character aligned between skipped ones gives the frames to the spoken neighbour on a tie: skipped characters come in runs', async () => {
-  // W0153 万科等大型房企已在布局应对 with 会发 added before 局: the alignment read 会 (hui4) on the
-  // frames of 布 (bu4) and skipped 布 and 发; 布 fits them as well, and then 会发 is one run.
-  const cases = [{ id: 'BAC009S0150W0153', text: '万科等大型房企已在布会发局应对', added: [10, 11] }];
-  await withAdded(cases, (c, chars) => {
-    for (const k of c.added) assert.equal(chars[k].readStatus, 'skipped', `${c.id} ${[...c.text][k]}`);
-    assert.notEqual(chars[9].readStatus, 'skipped', `${c.id} 布`);
-  });
-});
+/**
+ * Recordings read against their transcript with two characters added that were not said, where
+ * the alignment gave an added character the frames of a spoken neighbour: the placement must
+ * give them back (`added` skipped, `spoken` not). Each case failed before the rule it names.
+ */
+const PLACEMENT_CASES: (AddedCase & { rule: string; spoken: number })[] = [
+  {
+    // 会 (hui4) read on the frames of 布 (bu4), 布 and 发 skipped; 布 fits them as well, and then 会发 is one run.
+    rule: 'a tie moves the frames when skipped characters come in one run',
+    id: 'BAC009S0150W0153', text: '万科等大型房企已在布会发局应对', added: [10, 11], spoken: 9,
+  },
+  {
+    // 地 (di4) read on the frames of 追 (zhui1), 追 and 外 skipped: one run either way, but
+    // skipping 追外 leaves half of each word 追踪 and 外地.
+    rule: 'a tie moves the frames when the skipped characters become a whole word',
+    id: 'BAC009S0150W0471', text: '而是在追外地踪走失的宠物狗', added: [4, 5], spoken: 3,
+  },
+  {
+    // 戒 (jie4) took the frames of 杰 (jie2); the decodes are the same, the pitch says tone 2.
+    rule: 'characters spelled alike are placed by their tone',
+    id: 'BAC009S0150W0428', text: '亚洲天王周戒向杰伦周董四月在脸书公开宣布', added: [5, 6], spoken: 7,
+  },
+  {
+    // Every character was aligned; the read test then dropped 新 and 产 (short, and sounding like
+    // another syllable) and kept 考 on 产's frames. Placed again, 产 takes them back.
+    rule: 'characters the read test drops are placed as well',
+    id: 'BAC009S0150W0297', text: '其并未具体指明新生新考产线将会生产何种产品', added: [9, 10], spoken: 11,
+  },
+  {
+    // Without a judged tone on one side the pair used to be passed over; now GOP and the words decide.
+    rule: 'a tone not judged is no evidence either way',
+    id: 'BAC009S0150W0438', text: '卓阳一男子拉着一车硬币到一家珠宝店内买院抢钻戒', added: [19, 20], spoken: 18,
+  },
+];
 
-test('a tie moves the frames when the skipped characters become a whole added word: W0471 with 外地 added before 踪', async () => {
-  // The alignment read 地 (di4) on the frames of 追 (zhui1) and skipped 追 and 外: one run either
-  // way, but skipping 追外 leaves half of each word 追踪 and 外地.
-  const cases = [{ id: 'BAC009S0150W0471', text: '而是在追外地踪走失的宠物狗', added: [4, 5] }];
-  await withAdded(cases, (c, chars) => {
-    for (const k of c.added) assert.equal(chars[k].readStatus, 'skipped', `${c.id} ${[...c.text][k]}`);
-    assert.notEqual(chars[3].readStatus, 'skipped', `${c.id} 追`);
+for (const c of PLACEMENT_CASES) {
+  test(`placement: ${c.rule} (${c.id}, ${c.added.map((k) => [...c.text][k]).join('')} added)`, async () => {
+    await withAdded([c], (_, chars) => {
+      for (const k of c.added) assert.equal(chars[k].readStatus, 'skipped', `${c.id} ${[...c.text][k]}`);
+      assert.notEqual(chars[c.spoken].readStatus, 'skipped', `${c.id} ${[...c.text][c.spoken]}`);
+    });
   });
-});
-
-test('characters spelled alike are placed by their tone: W0428 with 戒向 added before 杰', async () => {
-  // 戒 (jie4) took the frames of 杰 (jie2); the decodes are the same, the pitch says tone 2.
-  const cases = [{ id: 'BAC009S0150W0428', text: '亚洲天王周戒向杰伦周董四月在脸书公开宣布', added: [5, 6] }];
-  await withAdded(cases, (c, chars) => {
-    for (const k of c.added) assert.equal(chars[k].readStatus, 'skipped', `${c.id} ${[...c.text][k]}`);
-    assert.notEqual(chars[7].readStatus, 'skipped', `${c.id} 杰`);
-  });
-});
-
-test('characters the read test drops are placed as well: W0297 with 新考 added before 产', async () => {
-  // Every character was aligned; the read test then dropped 新 and 产 (short, and sounding like
-  // another syllable) and kept 考 on 产's frames. Placed again, 产 takes them back.
-  const cases = [{ id: 'BAC009S0150W0297', text: '其并未具体指明新生新考产线将会生产何种产品', added: [9, 10] }];
-  await withAdded(cases, (c, chars) => {
-    for (const k of c.added) assert.equal(chars[k].readStatus, 'skipped', `${c.id} ${[...c.text][k]}`);
-    assert.notEqual(chars[11].readStatus, 'skipped', `${c.id} 产`);
-  });
-});
-
-test('a tone not judged is no evidence either way: W0438 with 院抢 added before 钻', async () => {
-  // Without a judged tone on one side the pair used to be passed over; now GOP and the words decide.
-  const cases = [{ id: 'BAC009S0150W0438', text: '卓阳一男子拉着一车硬币到一家珠宝店内买院抢钻戒', added: [19, 20] }];
-  await withAdded(cases, (c, chars) => {
-    for (const k of c.added) assert.equal(chars[k].readStatus, 'skipped', `${c.id} ${[...c.text][k]}`);
-    assert.notEqual(chars[18].readStatus, 'skipped', `${c.id} 买`);
-  });
-});
+}
 
 test('skippedRuns, wordsCut and joinsRuns: a move counts only when it leaves fewer runs and half-skipped words', () => {
   const seg = { startFrame: 0, endFrame: 10, score: 0, phones: [], finalStart: 0, finalEnd: 10 };
