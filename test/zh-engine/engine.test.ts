@@ -20,7 +20,7 @@ import { createMandarinEngine, type MandarinEngine } from '../../src/zh/engine/e
 import { createInThreadBackend } from '../../src/acoustic/backend.js';
 import { syllableTable } from '../../src/zh/engine/syllables.js';
 import { analyzeZhText } from '../../src/zh/engine/text.js';
-import { joinsRuns, moves, skippedRuns, wordsCut } from '../../src/zh/engine/placement.js';
+import { fewerBreaks, moves, skippedRuns, wordsCut } from '../../src/zh/engine/placement.js';
 import { REPO_ROOT, SHARED_DATA_DIR, tempDir, testConfig } from '../helpers/app.js';
 
 const DATA = path.join(SHARED_DATA_DIR, 'zh', 'aishell-s0150');
@@ -201,7 +201,7 @@ for (const c of PLACEMENT_CASES) {
   });
 }
 
-test('skippedRuns, wordsCut and joinsRuns: a move counts only when it leaves fewer runs and half-skipped words', () => {
+test('skippedRuns, wordsCut and fewerBreaks: a move counts only when it leaves fewer runs and half-skipped words', () => {
   const seg = { startFrame: 0, endFrame: 10, score: 0, phones: [], finalStart: 0, finalEnd: 10 };
   assert.equal(skippedRuns([false, true, true, false, true]), 2);
   assert.equal(wordsCut([false, true, true, false, true], [0, 0, 1, 1, 2]), 2);
@@ -210,18 +210,18 @@ test('skippedRuns, wordsCut and joinsRuns: a move counts only when it leaves few
   // read, skipped, aligned, skipped, read: the aligned one's frames to the first skipped joins the runs.
   const al = [seg, null, seg, null, seg];
   const modelled = [true, true, true, true, true];
-  assert.ok(joinsRuns(al, modelled, singles, 2, 1));
-  assert.ok(joinsRuns(al, modelled, singles, 2, 3));
+  assert.ok(fewerBreaks(al, modelled, singles, 2, 1));
+  assert.ok(fewerBreaks(al, modelled, singles, 2, 3));
   // read, skipped, skipped, aligned, read: moving to the nearer skipped one splits the run, to the farther one keeps one run.
-  assert.ok(!joinsRuns([seg, null, null, seg, seg], modelled, singles, 3, 2));
-  assert.ok(!joinsRuns([seg, null, null, seg, seg], modelled, singles, 3, 1));
+  assert.ok(!fewerBreaks([seg, null, null, seg, seg], modelled, singles, 3, 2));
+  assert.ok(!fewerBreaks([seg, null, null, seg, seg], modelled, singles, 3, 1));
   // The same farther move when characters 2 and 3 are one word: skipping 1-2 leaves half of it, 2-3 none.
-  assert.ok(joinsRuns([seg, null, null, seg, seg], modelled, [0, 1, 2, 2, 3], 3, 1));
+  assert.ok(fewerBreaks([seg, null, null, seg, seg], modelled, [0, 1, 2, 2, 3], 3, 1));
   // A character the model cannot spell is not a skipped one.
-  assert.ok(!joinsRuns([seg, null, seg, null, seg], [true, true, true, false, true], singles, 2, 1));
+  assert.ok(!fewerBreaks([seg, null, seg, null, seg], [true, true, true, false, true], singles, 2, 1));
 });
 
-test('moves: GOP and tone together, a tie when the move joins, the tone alone for characters spelled alike', () => {
+test('moves: GOP and tone together, a tie when the move leaves fewer breaks, the tone alone for characters spelled alike', () => {
   assert.ok(moves({ gop: 0.6, tone: 1.2, alike: false }, false));
   assert.ok(!moves({ gop: 0.6, tone: 0.5, alike: false }, false));
   assert.ok(!moves({ gop: -0.5, tone: 0.5, alike: false }, false));

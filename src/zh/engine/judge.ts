@@ -137,7 +137,7 @@ export const CALIBRATION = {
   PLACE_TONE: 1,
   /**
    * The same move when it leaves fewer breaks, runs of skipped characters and lexical words
-   * skipped in part counted together (placement.ts `joinsRuns`): readers leave out words, not
+   * skipped in part counted together (placement.ts `fewerBreaks`): readers leave out words, not
    * every other character or half a word, so a tie is enough. Set on the same omission cases of
    * all 433 sentences, each pair's evidence logged (docs/mandarin-engine.md, "Later: skipped
    * characters come in runs"): among the pairs whose move joins runs, every rightly placed one (4) had

@@ -77,7 +77,7 @@ export function wordsCut(out: readonly boolean[], words: readonly number[]): num
  * characters more like what a reader leaves out: fewer runs of them, and fewer lexical words
  * (`words`, the text layer's segmentation) skipped in part, counted together.
  */
-export function joinsRuns(syllables: readonly (AlignedSyllable | null)[], modelled: readonly boolean[], words: readonly number[], a: number, s: number): boolean {
+export function fewerBreaks(syllables: readonly (AlignedSyllable | null)[], modelled: readonly boolean[], words: readonly number[], a: number, s: number): boolean {
   const out = syllables.map((x, k) => !x && modelled[k]);
   const moved = out.map((x, k) => (k === a ? modelled[k] : k === s ? false : x));
   const breaks = (o: boolean[]) => skippedRuns(o) + wordsCut(o, words);
@@ -173,7 +173,7 @@ export async function placeSkipped(
   const words = text.source.chars.map((c) => c.word);
   const found = await Promise.all(pairs.map(([a, s]) => placement(backend, table, pcm, ctx, model, text, before, labels, a, s)));
   const chosen = found
-    .filter((p): p is Placement => p !== null && moves(p, joinsRuns(before, al.modelled, words, p.aligned, p.skipped)))
+    .filter((p): p is Placement => p !== null && moves(p, fewerBreaks(before, al.modelled, words, p.aligned, p.skipped)))
     .sort((x, y) => y.tone - x.tone);
   const used = new Set<number>();
   const made: Placement[] = [];
@@ -189,11 +189,11 @@ export async function placeSkipped(
 
 /**
  * Whether the evidence gives the frames to the skipped character (CALIBRATION in judge.ts); a
- * tie is enough when the move `joins` runs of skipped characters (joinsRuns). Characters
+ * tie is enough when the move leaves `fewer` breaks in what was skipped (fewerBreaks). Characters
  * spelled alike have no GOP difference to show, so their tone decides alone.
  */
-export function moves(p: Pick<Placement, 'gop' | 'tone' | 'alike'>, joins: boolean): boolean {
+export function moves(p: Pick<Placement, 'gop' | 'tone' | 'alike'>, fewer: boolean): boolean {
   if (p.alike && p.tone > CALIBRATION.PLACE_TONE) return true;
-  const tie = joins && p.gop > CALIBRATION.PLACE_JOIN_GOP && p.tone > CALIBRATION.PLACE_JOIN_TONE;
+  const tie = fewer && p.gop > CALIBRATION.PLACE_JOIN_GOP && p.tone > CALIBRATION.PLACE_JOIN_TONE;
   return tie || (p.gop > CALIBRATION.PLACE_GOP && p.tone > CALIBRATION.PLACE_TONE);
 }
