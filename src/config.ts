@@ -46,6 +46,11 @@ export interface Config {
    * only spends more CPU.
    */
   fastScoring: boolean;
+  /**
+   * Features normalised for each reader's voice from the reading's pitch (KOUYU_VTLN, on by
+   * default; docs/acoustic.md, "Speaker normalisation"). Off decodes every voice as it is.
+   */
+  speakerNormalisation: boolean;
   dataDir: string;
   modelsDir: string;
   /** PostgreSQL connection string; null selects the embedded SQLite file under dataDir. */
@@ -104,6 +109,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     publicBaseUrl: baseUrl(env, 'KOUYU_PUBLIC_BASE_URL'),
     earlyScoring: onOff(env, 'KOUYU_EARLY_SCORING', true),
     fastScoring: onOff(env, 'KOUYU_FAST_SCORING', true),
+    speakerNormalisation: onOff(env, 'KOUYU_VTLN', true),
     dataDir,
     modelsDir,
     databaseUrl: str(env, 'DATABASE_URL'),

@@ -19,6 +19,8 @@ import type {
   AcousticBackend,
   AcousticLang,
   AlignOptions,
+  VoiceOptions,
+  WindowOptions,
   AlignResult,
   AlignUnit,
   GrammarSpec,
@@ -98,31 +100,39 @@ function loadLexicons(modelsDir: string, langs: AcousticLang[]): Map<AcousticLan
 }
 
 abstract class BaseBackend implements AcousticBackend {
-  constructor(private readonly lexicons: Map<AcousticLang, LoadedLexicon>) {}
+  /** `speakerNormalisation` false drops the callers' voice options (Config.speakerNormalisation). */
+  constructor(
+    private readonly lexicons: Map<AcousticLang, LoadedLexicon>,
+    private readonly speakerNormalisation: boolean,
+  ) {}
+
+  private voice(opts: VoiceOptions): VoiceOptions {
+    return this.speakerNormalisation && opts.speakerF0 !== undefined ? { speakerF0: opts.speakerF0 } : {};
+  }
 
   protected abstract run(task: AcousticTask, transfer: boolean): Promise<AcousticTaskResult>;
 
   /** A window is cut here (only its samples travel) and the answer shifted back onto the whole audio. */
   async align(lang: AcousticLang, pcm: Int16Array, grammar: GrammarSpec, opts: AlignOptions = {}): Promise<AlignResult> {
-    const { window, ...rest } = opts;
+    const { window, speakerF0, ...rest } = opts;
     const cut = cutWindow(pcm, window);
-    const out = await this.run({ op: 'align', lang, pcm: ownBuffer(cut.pcm), grammar, opts: rest }, true);
+    const out = await this.run({ op: 'align', lang, pcm: ownBuffer(cut.pcm), grammar, opts: { ...rest, ...this.voice({ speakerF0 }) } }, true);
     if (out.op !== 'align') throw new Error(`acoustic worker answered ${out.op} to align`);
     return shiftAlignment(out.result, cut.startFrame);
   }
 
   /** As `align`: the units travel on the window's frame axis and come back on the whole audio's. */
-  async alignPhones(lang: AcousticLang, pcm: Int16Array, grammar: GrammarSpec, units: UnitSegment[], opts: { window?: AlignOptions['window'] } = {}): Promise<AlignResult> {
+  async alignPhones(lang: AcousticLang, pcm: Int16Array, grammar: GrammarSpec, units: UnitSegment[], opts: WindowOptions = {}): Promise<AlignResult> {
     const cut = cutWindow(pcm, opts.window);
     const local = shiftUnits(units, -cut.startFrame);
-    const out = await this.run({ op: 'alignPhones', lang, pcm: ownBuffer(cut.pcm), grammar, units: local }, true);
+    const out = await this.run({ op: 'alignPhones', lang, pcm: ownBuffer(cut.pcm), grammar, units: local, voice: this.voice(opts) }, true);
     if (out.op !== 'alignPhones') throw new Error(`acoustic worker answered ${out.op} to alignPhones`);
     return shiftAlignment(out.result, cut.startFrame);
   }
 
-  async phoneLoop(lang: AcousticLang, pcm: Int16Array, opts: { window?: AlignOptions['window'] } = {}): Promise<PhoneSegment[]> {
+  async phoneLoop(lang: AcousticLang, pcm: Int16Array, opts: WindowOptions = {}): Promise<PhoneSegment[]> {
     const cut = cutWindow(pcm, opts.window);
-    const out = await this.run({ op: 'phoneLoop', lang, pcm: ownBuffer(cut.pcm) }, true);
+    const out = await this.run({ op: 'phoneLoop', lang, pcm: ownBuffer(cut.pcm), voice: this.voice(opts) }, true);
     if (out.op !== 'phoneLoop') throw new Error(`acoustic worker answered ${out.op} to phoneLoop`);
     return shiftPhones(out.result, cut.startFrame);
   }
@@ -149,8 +159,9 @@ class PooledBackend extends BaseBackend {
     lexicons: Map<AcousticLang, LoadedLexicon>,
     private readonly pool: Piscina,
     private readonly progress: ProgressHost | null,
+    speakerNormalisation: boolean,
   ) {
-    super(lexicons);
+    super(lexicons, speakerNormalisation);
   }
 
   openProgress(lang: AcousticLang, reference: AlignUnit[]): ProgressSession {
@@ -173,8 +184,9 @@ class InThreadBackend extends BaseBackend {
   constructor(
     lexicons: Map<AcousticLang, LoadedLexicon>,
     private readonly ctx: TaskContext,
+    speakerNormalisation: boolean,
   ) {
-    super(lexicons);
+    super(lexicons, speakerNormalisation);
   }
 
   protected async run(task: AcousticTask): Promise<AcousticTaskResult> {
@@ -219,16 +231,16 @@ export async function createAcousticBackend(config: Config, options: BackendOpti
     await Promise.all([pool.destroy(), host.status === 'fulfilled' ? host.value?.close() : undefined]);
     throw poolReady.status === 'rejected' ? poolReady.reason : (host as PromiseRejectedResult).reason;
   }
-  return new PooledBackend(loadLexicons(config.modelsDir, langs), pool, host.value);
+  return new PooledBackend(loadLexicons(config.modelsDir, langs), pool, host.value, config.speakerNormalisation);
 }
 
 /**
  * The same backend without threads: the engine runs in the calling thread (tools, benchmarks).
  * It has no progress sessions.
  */
-export function createInThreadBackend(config: Pick<Config, 'modelsDir' | 'dataDir'> & Partial<Pick<Config, 'fastScoring'>>, options: BackendOptions = {}): AcousticBackend {
+export function createInThreadBackend(config: Pick<Config, 'modelsDir' | 'dataDir'> & Partial<Pick<Config, 'fastScoring' | 'speakerNormalisation'>>, options: BackendOptions = {}): AcousticBackend {
   const langs = options.langs ?? LANGS;
   const engine = SphinxEngine.create(config.modelsDir, langs, options.decoderArgs, config.fastScoring ?? true);
   const setup = () => new Recognizer(recognizerSetup(config.modelsDir, cacheDirOf(config.dataDir)));
-  return new InThreadBackend(loadLexicons(config.modelsDir, langs), taskContext(engine, setup, 0));
+  return new InThreadBackend(loadLexicons(config.modelsDir, langs), taskContext(engine, setup, 0), config.speakerNormalisation ?? true);
 }

@@ -96,10 +96,24 @@ export type AlignResult =
     }
   | { ok: false; reason: AlignFailure; message: string };
 
-export interface AlignOptions {
+/** The reader's voice, which a backend may normalise its features for. */
+export interface VoiceOptions {
+  /**
+   * Median pitch of the reader over the whole reading, Hz (absent when unknown). Every pass
+   * over one reading gets the same value (`withVoice`). PocketSphinx turns it into a vocal
+   * tract length warp (sphinx/vtln.ts); a backend without such a front end ignores it.
+   */
+  speakerF0?: number;
+}
+
+/** Options of the calls that take a window of the audio. */
+export interface WindowOptions extends VoiceOptions {
+  window?: FrameWindow;
+}
+
+export interface AlignOptions extends WindowOptions {
   phones?: boolean;
   gop?: boolean;
-  window?: FrameWindow;
   /**
    * Also return the free phone loop over the audio (the reference GOP is computed against),
    * so a caller can see which phones were heard without a second pass over the audio.
@@ -132,9 +146,9 @@ export interface AcousticBackend {
    * without phones on the same audio (or window), returned with the phone segments `align`
    * with `phones: true` would have given them. A caller can act on the words while it runs.
    */
-  alignPhones(lang: AcousticLang, pcm: Int16Array, grammar: GrammarSpec, units: UnitSegment[], opts?: { window?: FrameWindow }): Promise<AlignResult>;
+  alignPhones(lang: AcousticLang, pcm: Int16Array, grammar: GrammarSpec, units: UnitSegment[], opts?: WindowOptions): Promise<AlignResult>;
   /** Free phone loop (context-independent phones) over the audio or a window. */
-  phoneLoop(lang: AcousticLang, pcm: Int16Array, opts?: { window?: FrameWindow }): Promise<PhoneSegment[]>;
+  phoneLoop(lang: AcousticLang, pcm: Int16Array, opts?: WindowOptions): Promise<PhoneSegment[]>;
   /** Free recognition (standalone ASR). */
   recognize(lang: AcousticLang, pcm: Int16Array): Promise<RecognizeResult>;
   /** Real-time progress against a reference: feed audio as it arrives, read how far the reader got. */
@@ -162,4 +176,21 @@ export interface ProgressUpdate {
   matched: boolean[];
   audioMs: number;
   decodedMs: number;
+}
+
+/**
+ * The backend with the reader's voice added to every call that decodes the reading, so an
+ * engine states it once and passes the result wherever it passed the backend.
+ */
+export function withVoice(backend: AcousticBackend, voice: VoiceOptions): AcousticBackend {
+  if (voice.speakerF0 === undefined) return backend;
+  return {
+    align: (lang, pcm, grammar, opts = {}) => backend.align(lang, pcm, grammar, { ...voice, ...opts }),
+    alignPhones: (lang, pcm, grammar, units, opts = {}) => backend.alignPhones(lang, pcm, grammar, units, { ...voice, ...opts }),
+    phoneLoop: (lang, pcm, opts = {}) => backend.phoneLoop(lang, pcm, { ...voice, ...opts }),
+    recognize: (lang, pcm) => backend.recognize(lang, pcm),
+    openProgress: (lang, reference) => backend.openProgress(lang, reference),
+    lexicon: (lang) => backend.lexicon(lang),
+    close: () => backend.close(),
+  };
 }

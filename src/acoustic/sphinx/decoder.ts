@@ -5,6 +5,7 @@
  *
  * One instance belongs to one thread and serves one utterance at a time.
  */
+import koffi from 'koffi';
 import { fastScoring, sphinx, type Ptr, type SphinxLib } from './ffi.js';
 
 /** Largest piece of live audio handed to the decoder in one call: 100 ms at 16 kHz. */
@@ -67,6 +68,8 @@ export class SphinxDecoder {
   private ps: Ptr | null;
   private readonly lnPerUnit: number;
   private readonly added = new Set<string>();
+  /** Front ends with a warped filterbank, by warp factor (decode). */
+  private readonly frontEnds = new Map<number, Ptr>();
   /** True when this decoder scores frames with the native evaluation (`DecoderOptions.fastScoring` took effect). */
   readonly fastScoring: boolean;
 
@@ -159,11 +162,56 @@ export class SphinxDecoder {
     if (this.lib.ps_set_search(this.handle, name) < 0) throw new Error(`no search named ${name}`);
   }
 
-  /** Decodes one whole utterance with the current search (batch feature normalisation). */
-  decode(pcm: Int16Array): void {
+  /**
+   * Decodes one whole utterance with the current search (batch feature normalisation). A
+   * `warp` other than 1 computes the features with the filterbank's frequency axis scaled by
+   * 1/warp (vocal tract length normalisation: a warp above 1 brings a shorter vocal tract's
+   * higher formants down to where the model expects them), on a front end of its own that is
+   * otherwise the decoder's.
+   */
+  decode(pcm: Int16Array, warp = 1): void {
     this.startUtt();
-    this.processRaw(pcm, true);
+    if (warp === 1) this.processRaw(pcm, true);
+    else this.processWarped(pcm, warp);
     this.endUtt();
+  }
+
+  /** The whole utterance through a warped front end, as the library feeds its own (acmod_process_full_raw). */
+  private processWarped(pcm: Int16Array, warp: number): void {
+    const lib = this.lib;
+    const fe = this.warpedFrontEnd(warp);
+    const count: [number] = [0];
+    lib.fe_start_utt(fe);
+    lib.fe_process_frames(fe, [null], [pcm.length], null, count, null);
+    const rows = count[0] + 1;
+    const block = lib.fe_create_2d(rows, lib.fe_get_output_size(fe), 4);
+    const samples = koffi.alloc('int16_t', Math.max(1, pcm.length));
+    try {
+      koffi.encode(samples, 'int16_t', pcm, pcm.length);
+      const frames: [number] = [count[0]];
+      if (lib.fe_process_frames(fe, [samples], [pcm.length], block, frames, null) < 0) throw new Error('fe_process_frames failed');
+      const tail = new Int32Array(1);
+      const rowPointers = koffi.decode(block, koffi.array('void *', rows)) as Ptr[];
+      lib.fe_end_utt(fe, rowPointers[frames[0]], tail);
+      if (lib.ps_process_cep(this.handle, block, frames[0] + tail[0], 0, 1) < 0) throw new Error('ps_process_cep failed');
+    } finally {
+      koffi.free(samples);
+      lib.fe_free_2d(block);
+    }
+  }
+
+  private warpedFrontEnd(warp: number): Ptr {
+    const known = this.frontEnds.get(warp);
+    if (known) return known;
+    const config = this.lib.ps_get_config(this.handle);
+    this.lib.cmd_ln_set_str_r(config, '-warp_type', 'inverse_linear');
+    this.lib.cmd_ln_set_str_r(config, '-warp_params', String(warp));
+    const fe = this.lib.fe_init_auto_r(config);
+    // The decoder's own front end was made before; later searches do not read these options.
+    this.lib.cmd_ln_set_str_r(config, '-warp_params', null);
+    if (!fe) throw new Error(`pocketsphinx could not make a front end warped by ${warp}`);
+    this.frontEnds.set(warp, fe);
+    return fe;
   }
 
   startUtt(): void {
@@ -233,6 +281,8 @@ export class SphinxDecoder {
   }
 
   free(): void {
+    for (const fe of this.frontEnds.values()) this.lib.fe_free(fe);
+    this.frontEnds.clear();
     if (this.ps) this.lib.ps_free(this.ps);
     this.ps = null;
   }

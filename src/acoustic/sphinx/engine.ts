@@ -8,11 +8,12 @@ import { resolveModels, type ModelPaths } from '../../models.js';
 import { loadDictionary, type LoadedLexicon } from '../lexicon.js';
 import { withGop } from '../gop.js';
 import { SAMPLES_PER_FRAME } from '../types.js';
-import { isNonSpeech, type AcousticLang, type AlignOptions, type AlignResult, type FrameWindow, type GrammarSpec, type PhoneSegment, type UnitSegment } from '../types.js';
+import { isNonSpeech, type AcousticLang, type AlignOptions, type AlignResult, type FrameWindow, type GrammarSpec, type PhoneSegment, type UnitSegment, type WindowOptions } from '../types.js';
 import { SphinxDecoder, type Beams, type DecodedSegment } from './decoder.js';
 import { compileGrammar, isPronWord, parseSlots, type CompiledGrammar } from './grammar.js';
 import { compilePhoneSequence, phonesOfWord, pronWord } from './grammar.js';
 import { buildUnits, isContentUnit, refineWithPhones, unitPhones } from './units.js';
+import { warpFor } from './vtln.js';
 
 /**
  * Beam schedule for grammar searches, tried in order until the best path is a complete parse
@@ -163,6 +164,7 @@ export class SphinxEngine {
   align(lang: AcousticLang, pcm: Int16Array, grammar: GrammarSpec, opts: AlignOptions = {}): AlignResult {
     const le = this.lang(lang);
     const { audio, offset } = cut(pcm, opts.window);
+    const warp = warpFor(lang, opts.speakerF0);
     const frames = Math.floor(audio.length / SAMPLES_PER_FRAME);
     if (frames < MIN_ALIGN_FRAMES) {
       return { ok: false, reason: 'too-short', message: `audio of ${frames * 10} ms is too short to align` };
@@ -174,23 +176,23 @@ export class SphinxEngine {
     const compiled = compileGrammar(grammar, le.phones);
     const wip = grammar.allowInsertions ? INSERTION_WIP : opts.quick ? le.checkWip : le.wip;
     const schedule = (opts.quick ? CHECK_WORD_BEAMS : WORD_PASS_BEAMS)[lang];
-    const pass = decodeGrammar(le.decoder, compiled, audio, (words) => parseSlots(words, grammar), { wip, lw: le.lw }, schedule);
-    if (!pass.ok) return this.failure(le, audio, 'alignment');
+    const pass = decodeGrammar(le.decoder, compiled, { audio, warp }, (words) => parseSlots(words, grammar), { wip, lw: le.lw }, schedule);
+    if (!pass.ok) return this.failure(le, { audio, warp }, 'alignment');
     let units = buildUnits(pass.segments, pass.parsed, grammar, offset);
     let loop: PhoneSegment[] | null = null;
     if (opts.phones || opts.gop) {
-      const refined = phonePass(le, audio, offset, grammar, units);
-      if (!refined) return this.failure(le, audio, 'phone-level alignment');
+      const refined = phonePass(le, { audio, warp }, offset, grammar, units);
+      if (!refined) return this.failure(le, { audio, warp }, 'phone-level alignment');
       units = refined;
       // Every slot optional and skipped: there are no phones to score.
       if (opts.gop && units.some(isContentUnit)) {
-        const segments = this.loopSegments(le, audio, offset);
+        const segments = this.loopSegments(le, { audio, warp }, offset);
         loop = segments;
         units = units.map((u) => ({ ...u, phones: withGop(u.phones, segments) }));
       }
     }
     if (!opts.phoneLoop) return { ok: true, frames, units };
-    return { ok: true, frames, units, loop: loop ?? this.loopSegments(le, audio, offset) };
+    return { ok: true, frames, units, loop: loop ?? this.loopSegments(le, { audio, warp }, offset) };
   }
 
   /**
@@ -198,20 +200,21 @@ export class SphinxEngine {
    * without phones on the same audio or window), returned with their phone segments exactly
    * as `align` with `phones: true` gives them. A caller can act on the words while it runs.
    */
-  alignPhones(lang: AcousticLang, pcm: Int16Array, grammar: GrammarSpec, units: readonly UnitSegment[], opts: { window?: FrameWindow } = {}): AlignResult {
+  alignPhones(lang: AcousticLang, pcm: Int16Array, grammar: GrammarSpec, units: readonly UnitSegment[], opts: WindowOptions = {}): AlignResult {
     const le = this.lang(lang);
     const { audio, offset } = cut(pcm, opts.window);
-    const refined = phonePass(le, audio, offset, grammar, units);
-    if (!refined) return this.failure(le, audio, 'phone-level alignment');
+    const input = { audio, warp: warpFor(lang, opts.speakerF0) };
+    const refined = phonePass(le, input, offset, grammar, units);
+    if (!refined) return this.failure(le, input, 'phone-level alignment');
     return { ok: true, frames: Math.floor(audio.length / SAMPLES_PER_FRAME), units: refined };
   }
 
-  phoneLoop(lang: AcousticLang, pcm: Int16Array, opts: { window?: FrameWindow } = {}): PhoneSegment[] {
+  phoneLoop(lang: AcousticLang, pcm: Int16Array, opts: WindowOptions = {}): PhoneSegment[] {
     const { audio, offset } = cut(pcm, opts.window);
     // Windows shorter than the alignments' minimum are not decoded either: a few frames hold no
     // phone worth scoring, and whole-utterance feature normalisation over them is degenerate.
     if (audio.length < MIN_ALIGN_FRAMES * SAMPLES_PER_FRAME) return [];
-    return this.loopSegments(this.lang(lang), audio, offset);
+    return this.loopSegments(this.lang(lang), { audio, warp: warpFor(lang, opts.speakerF0) }, offset);
   }
 
   close(): void {
@@ -226,8 +229,8 @@ export class SphinxEngine {
    * A grammar that no beam could fit: 'no-speech' when the free phone loop hears less than
    * MIN_SPEECH_FRAMES of phones (all silence or noise), 'no-match' otherwise.
    */
-  private failure(le: LangEngine, audio: Int16Array, what: string): AlignResult {
-    const speech = this.loopSegments(le, audio, 0)
+  private failure(le: LangEngine, input: DecoderInput, what: string): AlignResult {
+    const speech = this.loopSegments(le, input, 0)
       .filter((s) => !isNonSpeech(s.phone))
       .reduce((n, s) => n + s.endFrame - s.startFrame, 0);
     if (speech < MIN_SPEECH_FRAMES) {
@@ -236,9 +239,9 @@ export class SphinxEngine {
     return { ok: false, reason: 'no-match', message: `${what}: the audio does not match the text` };
   }
 
-  private loopSegments(le: LangEngine, audio: Int16Array, offset: number): PhoneSegment[] {
+  private loopSegments(le: LangEngine, input: DecoderInput, offset: number): PhoneSegment[] {
     le.loopDecoder.useSearch(LOOP_SEARCH);
-    le.loopDecoder.decode(audio);
+    le.loopDecoder.decode(input.audio, input.warp);
     return le.loopDecoder.segments().map((s) => ({
       phone: s.word,
       startFrame: s.startFrame + offset,
@@ -282,13 +285,19 @@ function loadLang(paths: ModelPaths, lang: AcousticLang, args: readonly string[]
  * phones as a sequence. The units unchanged when no slot was read; null when the sequence
  * cannot be fitted.
  */
-function phonePass(le: LangEngine, audio: Int16Array, offset: number, grammar: GrammarSpec, units: readonly UnitSegment[]): UnitSegment[] | null {
+function phonePass(le: LangEngine, input: DecoderInput, offset: number, grammar: GrammarSpec, units: readonly UnitSegment[]): UnitSegment[] | null {
   const perUnit = units.filter(isContentUnit).map((u) => unitPhones(u, grammar));
   if (perUnit.length === 0) return [...units];
   const expected = perUnit.flat();
   const seq = compilePhoneSequence(expected);
-  const pass = decodeGrammar(le.decoder, seq, audio, (words) => sameSequence(words, expected), le);
+  const pass = decodeGrammar(le.decoder, seq, input, (words) => sameSequence(words, expected), le);
   return pass.ok ? refineWithPhones(units, pass.segments, perUnit, offset) : null;
+}
+
+/** The samples one pass decodes and the front end's warp for their reader (vtln.ts). */
+interface DecoderInput {
+  audio: Int16Array;
+  warp: number;
 }
 
 type PassResult<T> = { ok: true; segments: DecodedSegment[]; parsed: T } | { ok: false; segments: DecodedSegment[] };
@@ -297,7 +306,7 @@ type PassResult<T> = { ok: true; segments: DecodedSegment[]; parsed: T } | { ok:
 function decodeGrammar<T>(
   decoder: SphinxDecoder,
   compiled: CompiledGrammar,
-  audio: Int16Array,
+  input: DecoderInput,
   parse: (words: string[]) => T | null,
   penalties: { wip: number; lw: number },
   schedule: readonly Beams[] = ALIGN_BEAMS,
@@ -312,7 +321,7 @@ function decodeGrammar<T>(
     decoder.setFloatOption('-wip', penalties.wip);
     decoder.setFloatOption('-lw', penalties.lw);
     decoder.setJsgf(ALIGN_SEARCH, compiled.jsgf);
-    decoder.decode(audio);
+    decoder.decode(input.audio, input.warp);
     segments = decoder.segments();
     const parsed = parse(segments.filter((s) => isPronWord(s.word)).map((s) => s.word));
     if (parsed !== null) return { ok: true, segments, parsed };

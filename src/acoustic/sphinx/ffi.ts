@@ -64,6 +64,25 @@ export interface SphinxLib {
   /** int32 ps_seg_prob(seg, int32 *out_ascr, int32 *out_lscr, int32 *out_lback) */
   ps_seg_prob(seg: Ptr, outAscr: Int32Array, outLscr: Int32Array, outLback: Int32Array): number;
   ps_seg_free(seg: Ptr): void;
+  /** int ps_process_cep(ps, mfcc_t **data, int n_frames, int no_search, int full_utt) */
+  ps_process_cep(ps: Ptr, data: Ptr, nFrames: number, noSearch: number, fullUtt: number): number;
+  cmd_ln_set_str_r(config: Ptr, name: string, value: string | null): void;
+  /** fe_t *fe_init_auto_r(cmd_ln_t *config): a front end of its own from a decoder's options. */
+  fe_init_auto_r(config: Ptr): Ptr | null;
+  fe_free(fe: Ptr): number;
+  /** Cepstral coefficients per frame. */
+  fe_get_output_size(fe: Ptr): number;
+  fe_start_utt(fe: Ptr): number;
+  /**
+   * int fe_process_frames(fe, int16 const **inout_spch, size_t *inout_nsamps, mfcc_t **buf_cep,
+   * int32 *inout_nframes, int32 *out_frameidx); with a null buffer it counts the frames.
+   */
+  fe_process_frames(fe: Ptr, spch: [Ptr | null], nSamples: [number], cep: Ptr | null, nFrames: [number], frameIdx: null): number;
+  /** int fe_end_utt(fe, mfcc_t *out_cepvector, int32 *out_nframes): the last, partial frame. */
+  fe_end_utt(fe: Ptr, cep: Ptr, nFrames: Int32Array): number;
+  /** void *fe_create_2d(int32 d1, int32 d2, int32 elem_size): rows of d2 elements, as mfcc_t ** */
+  fe_create_2d(rows: number, cols: number, elemSize: number): Ptr;
+  fe_free_2d(block: Ptr): void;
   /** Converts a log value of the decoder's logmath table to a natural log. */
   logmath_log_to_ln(lmath: Ptr, logb: number): number;
   logmath_get_shift(lmath: Ptr): number;
@@ -108,6 +127,16 @@ export function sphinx(): SphinxLib {
     ps_seg_frames: ps.func('void ps_seg_frames(void *seg, _Out_ int *out_sf, _Out_ int *out_ef)'),
     ps_seg_prob: ps.func('int32_t ps_seg_prob(void *seg, _Out_ int32_t *ascr, _Out_ int32_t *lscr, _Out_ int32_t *lback)'),
     ps_seg_free: ps.func('void ps_seg_free(void *seg)'),
+    ps_process_cep: ps.func('int ps_process_cep(void *ps, void *data, int n_frames, int no_search, int full_utt)'),
+    cmd_ln_set_str_r: base.func('void cmd_ln_set_str_r(void *config, const char *name, const char *value)'),
+    fe_init_auto_r: base.func('void *fe_init_auto_r(void *config)'),
+    fe_free: base.func('int fe_free(void *fe)'),
+    fe_get_output_size: base.func('int fe_get_output_size(void *fe)'),
+    fe_start_utt: base.func('int fe_start_utt(void *fe)'),
+    fe_process_frames: base.func('int fe_process_frames(void *fe, _Inout_ void **spch, _Inout_ size_t *nsamps, void *buf, _Inout_ int32_t *nframes, void *idx)'),
+    fe_end_utt: base.func('int fe_end_utt(void *fe, void *cep, _Out_ int32_t *nframes)'),
+    fe_create_2d: base.func('void *fe_create_2d(int32_t d1, int32_t d2, int32_t elem)'),
+    fe_free_2d: base.func('void fe_free_2d(void *p)'),
     logmath_log_to_ln: base.func('double logmath_log_to_ln(void *lmath, int logb)'),
     logmath_get_shift: base.func('int logmath_get_shift(void *lmath)'),
   };

@@ -11,7 +11,7 @@
  *   const body = presentReadAloud(assessment, evaluationConfig, { readtypeDiagnosis: false });
  */
 import { frameWeightedGop } from '../../acoustic/gop.js';
-import type { AcousticBackend } from '../../acoustic/types.js';
+import { withVoice, type AcousticBackend } from '../../acoustic/types.js';
 import { analyzeQuality } from '../../audio/quality.js';
 import { isWideband } from '../../audio/bandwidth.js';
 import type { DecodedAudio } from '../../audio/decode.js';
@@ -19,7 +19,7 @@ import type { Assessment } from '../../assessment/types.js';
 import { MAX_REFERENCE_CHARS, type EvaluationConfig } from '../../evaluation/config.js';
 import { invalid } from '../../errors.js';
 import { classifyTones, loadToneModel, type ToneModel } from '../tone/classifier.js';
-import { pitchOfSpan, toneEvidence } from '../tone/extract.js';
+import { pitchContext, pitchOfSpan, toneEvidence } from '../tone/extract.js';
 import { alignWithOmissions, frameLevels, loudFrames, medianSyllableFrames, squeezed, worstGop, type AlignedSyllable, type ReadingAlignment } from './align.js';
 import { assemble } from './assemble.js';
 import { compete, findInsertion, insertedFrames, presence, recoverSkipped, type Competition, type Insertion } from './context.js';
@@ -56,7 +56,7 @@ export function analyzeRequestText(config: EvaluationConfig): ZhText {
 }
 
 async function assess(
-  backend: AcousticBackend,
+  shared: AcousticBackend,
   table: SyllableTable,
   model: ToneModel,
   versions: { kernel: string; resource: string },
@@ -64,6 +64,8 @@ async function assess(
   audio: DecodedAudio,
 ): Promise<Assessment> {
   const text = analyzeRequestText(config);
+  // Every pass decodes with the front end normalised for the reader's voice (acoustic/sphinx/vtln.ts).
+  const backend = withVoice(shared, { speakerF0: pitchContext(audio.pcm, audio.sampleRate)?.medianHz });
   const labels = text.read.map((i) => text.tokens[i].syllable);
   const quality = analyzeQuality(audio.pcm, audio.sampleRate).warnings;
   const al = await alignWithOmissions(backend, table, labels, audio.pcm, text.read.map((i) => text.tokens[i].clause));
