@@ -95,7 +95,6 @@ function tracing(inner: AcousticBackend): { backend: AcousticBackend; start(): v
     recognize: timed('recognize', inner.recognize.bind(inner)),
     openProgress: inner.openProgress.bind(inner),
     lexicon: inner.lexicon.bind(inner),
-    adaptsTo: inner.adaptsTo.bind(inner),
     close: inner.close.bind(inner),
   };
   return {

@@ -15,7 +15,6 @@ import { cutWindow, ownBuffer, runTask, shiftAlignment, shiftPhones, shiftUnits,
 import { ProgressHost } from './progress-host.js';
 import { cacheDirOf, Recognizer, recognizerSetup } from './recognize.js';
 import { SphinxEngine, type DecoderArgs } from './sphinx/engine.js';
-import { warpFor } from './sphinx/vtln.js';
 import type {
   AcousticBackend,
   AcousticLang,
@@ -145,10 +144,6 @@ abstract class BaseBackend implements AcousticBackend {
   }
 
   abstract openProgress(lang: AcousticLang, reference: AlignUnit[]): ProgressSession;
-
-  adaptsTo(lang: AcousticLang, voice: VoiceOptions): boolean {
-    return this.speakerNormalisation && warpFor(lang, voice.speakerF0) !== 1;
-  }
 
   lexicon(lang: AcousticLang): Lexicon {
     const lex = this.lexicons.get(lang);

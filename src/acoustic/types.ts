@@ -155,8 +155,6 @@ export interface AcousticBackend {
   openProgress(lang: AcousticLang, reference: AlignUnit[]): ProgressSession;
   /** The model's phone set and pronunciation lexicon look-up (dictionary words to pronunciations). */
   lexicon(lang: AcousticLang): Lexicon;
-  /** Whether passes given this voice decode differently from passes without it (VoiceOptions). */
-  adaptsTo(lang: AcousticLang, voice: VoiceOptions): boolean;
   close(): Promise<void>;
 }
 
@@ -193,7 +191,6 @@ export function withVoice(backend: AcousticBackend, voice: VoiceOptions): Acoust
     recognize: (lang, pcm) => backend.recognize(lang, pcm),
     openProgress: (lang, reference) => backend.openProgress(lang, reference),
     lexicon: (lang) => backend.lexicon(lang),
-    adaptsTo: (lang, other) => backend.adaptsTo(lang, other),
     close: () => backend.close(),
   };
 }

@@ -64,10 +64,11 @@ async function assess(
   audio: DecodedAudio,
 ): Promise<Assessment> {
   const text = analyzeRequestText(config);
+  // Every pass decodes with the front end normalised for the reader's voice (acoustic/sphinx/vtln.ts).
+  const backend = withVoice(shared, { speakerF0: pitchContext(audio.pcm, audio.sampleRate)?.medianHz });
   const labels = text.read.map((i) => text.tokens[i].syllable);
   const quality = analyzeQuality(audio.pcm, audio.sampleRate).warnings;
-  const clauses = text.read.map((i) => text.tokens[i].clause);
-  const { backend, al } = await alignForVoice(shared, table, labels, audio.pcm, clauses, pitchContext(audio.pcm, audio.sampleRate)?.medianHz);
+  const al = await alignWithOmissions(backend, table, labels, audio.pcm, text.read.map((i) => text.tokens[i].clause));
   const heardLabels = [...labels];
   const recovered = al.ok ? await recoverAll(backend, table, audio.pcm, al, labels, config.slack) : { others: new Map<number, string>(), reduced: new Set<number>() };
   const pitch = pitchOfSpan(audio.pcm, audio.sampleRate);
@@ -153,32 +154,6 @@ function judgeSibilantPlace(
  * window decodes of one round are independent and issued together, so a pooled backend
  * spreads them over its threads.
  */
-/**
- * The reading aligned as decoded plainly and, when the backend adapts to the reader's voice,
- * also with its features normalised for that voice (acoustic/sphinx/vtln.ts). The warp comes
- * from the pitch, which misjudges a voice whose pitch and vocal tract do not go together (a
- * high-pitched man), so the alignment the reference fits better (frame-weighted GOP of all its
- * phones) is kept, with the backend every later pass over the reading uses.
- */
-export async function alignForVoice(
-  shared: AcousticBackend,
-  table: SyllableTable,
-  labels: readonly string[],
-  pcm: Int16Array,
-  clauses: readonly number[],
-  speakerF0: number | undefined,
-): Promise<{ backend: AcousticBackend; al: ReadingAlignment }> {
-  const voice = { speakerF0 };
-  if (!shared.adaptsTo('zh', voice)) return { backend: shared, al: await alignWithOmissions(shared, table, labels, pcm, clauses) };
-  const voiced = withVoice(shared, voice);
-  const [plain, normalised] = await Promise.all([alignWithOmissions(shared, table, labels, pcm, clauses), alignWithOmissions(voiced, table, labels, pcm, clauses)]);
-  return readingGop(normalised) > readingGop(plain) ? { backend: voiced, al: normalised } : { backend: shared, al: plain };
-}
-
-function readingGop(al: ReadingAlignment): number {
-  return (al.ok ? frameWeightedGop(al.syllables.flatMap((s) => s?.phones ?? [])) : null) ?? -Infinity;
-}
-
 export async function competeAll(
   backend: AcousticBackend,
   table: SyllableTable,
