@@ -40,15 +40,6 @@ export function speakerPitchStats(f0: ArrayLike<number>, voicing?: ArrayLike<num
   return { voicedFrames: v.length, medianHz: at(0.5), lowHz, highHz, rangeSemitones: 12 * Math.log2(highHz / lowHz) };
 }
 
-/** Fewest voiced frames from which a reading's median pitch is taken as the reader's. */
-const READER_PITCH_FRAMES = 10;
-
-/** The reader's median pitch over a track (Hz), undefined with too few voiced frames to say. */
-export function readerPitch(f0: ArrayLike<number>, voicing?: ArrayLike<number>, minVoicing = 0): number | undefined {
-  const stats = speakerPitchStats(f0, voicing, minVoicing);
-  return stats.voicedFrames >= READER_PITCH_FRAMES ? stats.medianHz : undefined;
-}
-
 /**
  * Resamples the voiced part of a contour to `n` equally spaced points by linear interpolation.
  * Unvoiced frames (NaN, or ≤ 0 when `zeroIsUnvoiced`) are bridged: only voiced frames are

@@ -2,7 +2,7 @@
  * Vocal tract length normalisation (VTLN) for the PocketSphinx models, chosen from the reader's
  * pitch. A shorter vocal tract (most women, children) puts every formant higher than the
  * voices a model was mostly trained on, so each frame fits the model worse and correct speech
- * reads as mispronounced. Scaling the filterbank's frequency axis by 1/warp (the library's
+ * reads as mispronounced or skipped. Scaling the filterbank's frequency axis by 1/warp (the library's
  * `inverse_linear` warp, decoder.ts `decode`) moves the formants back.
  *
  * The warp comes from the median pitch: (f0 / referenceHz)^exponent, kept in [min, max] and
@@ -24,9 +24,9 @@ export interface WarpRule {
 export const WARP_STEPS = 50;
 
 /**
- * Per model. English has none: on speechocean762 (half of its speakers children) the warp raised
- * the train half's cross-validated phone correlation but lowered the test half's
- * (docs/acoustic.md, "Speaker normalisation").
+ * Per model. English has none, and the English engine states no voice: on speechocean762 (half
+ * of its speakers children) the warp raised the train half's cross-validated phone correlation
+ * but lowered the test half's (docs/acoustic.md, "Speaker normalisation").
  */
 export const WARP_RULES: Partial<Record<AcousticLang, WarpRule>> = {
   zh: { referenceHz: 120, exponent: 0.3, min: 1, max: 1.4 },

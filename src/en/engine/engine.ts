@@ -6,7 +6,7 @@
  * (read-aloud kinds only) → fitted scores → typed assessment. Audio that does not match the text gives
  * low scores and warnings, never an exception; text errors throw invalid() (40001).
  */
-import { withVoice, type AcousticBackend, type AlignResult, type PhoneSegment } from '../../acoustic/types.js';
+import type { AcousticBackend, AlignResult, PhoneSegment } from '../../acoustic/types.js';
 import type { DecodedAudio } from '../../audio/decode.js';
 import { analyzeQuality, QUALITY_WARNINGS } from '../../audio/quality.js';
 import type { EvaluationConfig } from '../../evaluation/config.js';
@@ -21,7 +21,6 @@ import { readEvidence, rescueSkipped, yieldingWords, type ReadingEvidence } from
 import { grammarOf, planReading, withCustomPronunciations, type ReadingPlan } from './plan.js';
 import { scoreReading } from './score.js';
 import { measureSignal, type SignalFrames } from './signal.js';
-import { readerPitch } from '../../dsp/contour.js';
 import type { EnglishAssessment } from './types.js';
 import type { Assessment } from '../../assessment/types.js';
 import { toAssessment } from './assessment.js';
@@ -59,8 +58,6 @@ export interface AnalysedReading {
   loop: PhoneSegment[];
   /** The repeat decode, when `inspect` started it on the word pass's answer (findRepetitions). */
   repeats: RepeatCall | null;
-  /** The backend with the reader's voice (withVoice), for further passes over the reading. */
-  backend: AcousticBackend;
 }
 
 export function createEnglishEngine(deps: EnglishEngineDeps): EnglishEngine {
@@ -75,31 +72,30 @@ export function createEnglishEngine(deps: EnglishEngineDeps): EnglishEngine {
       throw invalid(`coreType ${kind} is not a read-aloud kind of the English engine`);
     }
     const plan = withCustomPronunciations(planReading(await getLexicon(), config.referenceText, kind, config.language), opts.customPronunciations ?? {});
-    // The signal first: the reader's pitch sets the front end's speaker normalisation for every
-    // pass over the reading (acoustic/sphinx/vtln.ts).
-    const signal = measureSignal(audio.pcm);
-    const backend = withVoice(deps.backend, { speakerF0: readerPitch(signal.f0) });
     // A reading whose word pass read every word needs no rescue, so the repeat decode can start
     // on the word pass's answer, beside the phone pass (findRepetitions).
     let repeats: RepeatCall | null = null;
     const startRepeats = (words: AlignResult & { ok: true }) => {
       const first = readEvidence(plan, words);
-      if (first.words.every((w) => w.status === 'read')) repeats = startRepeatDecode(backend, audio.pcm, plan, first);
+      if (first.words.every((w) => w.status === 'read')) repeats = startRepeatDecode(deps.backend, audio.pcm, plan, first);
     };
-    const { result, loop } = await alignReading(backend, audio.pcm, plan.grammar, early ? startRepeats : undefined);
+    const aligning = alignReading(deps.backend, audio.pcm, plan.grammar, early ? startRepeats : undefined);
+    // The signal is measured in this thread while the backend's workers align.
+    const signal = measureSignal(audio.pcm);
+    const { result, loop } = await aligning;
     let evidence = readEvidence(plan, result);
     if (evidence.ok && evidence.words.some((w) => w.status === 'omitted')) {
       const required = grammarOf(plan.entries, false);
-      const first = await alignSkipped(backend, audio.pcm, required, readSpans(evidence));
+      const first = await alignSkipped(deps.backend, audio.pcm, required, readSpans(evidence));
       evidence = rescueSkipped(plan, evidence, first.result, first.windows);
       const yielding = new Set(yieldingWords(plan, evidence, first.result, first.windows));
       if (yielding.size > 0) {
         const relaxed = { ...required, slots: required.slots.map((slot, i) => (yielding.has(i) ? { ...slot, optional: true } : slot)) };
-        const again = await alignSkipped(backend, audio.pcm, relaxed, readSpans(evidence));
+        const again = await alignSkipped(deps.backend, audio.pcm, relaxed, readSpans(evidence));
         evidence = rescueSkipped(plan, evidence, again.result, again.windows);
       }
     }
-    return { plan, evidence, signal, loop, repeats, backend };
+    return { plan, evidence, signal, loop, repeats };
   }
 
   const engine: EnglishEngine = {
@@ -109,8 +105,8 @@ export function createEnglishEngine(deps: EnglishEngineDeps): EnglishEngine {
     },
     async inspect(config, audio, opts) {
       const extraSpeech = opts?.extraSpeech !== false;
-      const { plan, evidence, signal, loop, repeats, backend } = await analyse(config, audio, opts, extraSpeech);
-      const extra = extraSpeech ? await findExtraSpeech(backend, audio.pcm, plan, evidence, signal.energyDb, loop, repeats) : [];
+      const { plan, evidence, signal, loop, repeats } = await analyse(config, audio, opts, extraSpeech);
+      const extra = extraSpeech ? await findExtraSpeech(deps.backend, audio.pcm, plan, evidence, signal.energyDb, loop, repeats) : [];
       const scored = scoreReading(evidence, signal, model, loop);
       // What the loop heard is judged only when some phone scores low (as documented).
       const lowPhones = scored.words.some((w) => w.phones.some((s) => s * 100 < LOW_PHONE_SCORE));
