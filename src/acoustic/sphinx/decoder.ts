@@ -183,6 +183,8 @@ export class SphinxDecoder {
     const count: [number] = [0];
     lib.fe_start_utt(fe);
     lib.fe_process_frames(fe, [null], [pcm.length], null, count, null);
+    // One row per frame and one for the partial frame at the end; mfcc_t is a 4-byte float
+    // (the Debian build is not fixed-point).
     const rows = count[0] + 1;
     const block = lib.fe_create_2d(rows, lib.fe_get_output_size(fe), 4);
     const samples = koffi.alloc('int16_t', Math.max(1, pcm.length));
