@@ -98,7 +98,7 @@ test('the backend passes the reader pitch on only with speaker normalisation on'
   assert.deepEqual(await spans(normalised, 100), await spans(normalised), 'on: a voice under the reference is not warped');
 });
 
-test('a higher voice reads better to the Mandarin engine with its features normalised', async () => {
+test('a higher voice reads better to the Mandarin engine with its features normalised', async (t) => {
   // Three sentences of S0150 played 1.25 times faster (about 230 Hz, formants a quarter higher).
   const sentences = [40, 120, 260].map((i) => aishellTranscripts()[i]);
   const mean = async (backend: AcousticBackend) => {
@@ -113,5 +113,6 @@ test('a higher voice reads better to the Mandarin engine with its features norma
   };
   const before = await mean(plain);
   const after = await mean(normalised);
+  t.diagnostic(`mean character GOP score, plain ${before.toFixed(1)}, normalised ${after.toFixed(1)}`);
   assert.ok(after > before + 3, `mean character GOP score ${before.toFixed(1)} → ${after.toFixed(1)}`);
 });

@@ -193,8 +193,8 @@ export class SphinxDecoder {
       const frames: [number] = [count[0]];
       if (lib.fe_process_frames(fe, [samples], [pcm.length], block, frames, null) < 0) throw new Error('fe_process_frames failed');
       const tail = new Int32Array(1);
-      const rowPointers = koffi.decode(block, koffi.array('void *', rows)) as Ptr[];
-      lib.fe_end_utt(fe, rowPointers[frames[0]], tail);
+      const lastRow = koffi.decode(block, frames[0] * koffi.sizeof('void *'), 'void *') as Ptr;
+      lib.fe_end_utt(fe, lastRow, tail);
       if (lib.ps_process_cep(this.handle, block, frames[0] + tail[0], 0, 1) < 0) throw new Error('ps_process_cep failed');
     } finally {
       koffi.free(samples);

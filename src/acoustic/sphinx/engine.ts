@@ -164,7 +164,7 @@ export class SphinxEngine {
   align(lang: AcousticLang, pcm: Int16Array, grammar: GrammarSpec, opts: AlignOptions = {}): AlignResult {
     const le = this.lang(lang);
     const { audio, offset } = cut(pcm, opts.window);
-    const warp = warpFor(lang, opts.speakerF0);
+    const input = { audio, warp: warpFor(lang, opts.speakerF0) };
     const frames = Math.floor(audio.length / SAMPLES_PER_FRAME);
     if (frames < MIN_ALIGN_FRAMES) {
       return { ok: false, reason: 'too-short', message: `audio of ${frames * 10} ms is too short to align` };
@@ -176,23 +176,23 @@ export class SphinxEngine {
     const compiled = compileGrammar(grammar, le.phones);
     const wip = grammar.allowInsertions ? INSERTION_WIP : opts.quick ? le.checkWip : le.wip;
     const schedule = (opts.quick ? CHECK_WORD_BEAMS : WORD_PASS_BEAMS)[lang];
-    const pass = decodeGrammar(le.decoder, compiled, { audio, warp }, (words) => parseSlots(words, grammar), { wip, lw: le.lw }, schedule);
-    if (!pass.ok) return this.failure(le, { audio, warp }, 'alignment');
+    const pass = decodeGrammar(le.decoder, compiled, input, (words) => parseSlots(words, grammar), { wip, lw: le.lw }, schedule);
+    if (!pass.ok) return this.failure(le, input, 'alignment');
     let units = buildUnits(pass.segments, pass.parsed, grammar, offset);
     let loop: PhoneSegment[] | null = null;
     if (opts.phones || opts.gop) {
-      const refined = phonePass(le, { audio, warp }, offset, grammar, units);
-      if (!refined) return this.failure(le, { audio, warp }, 'phone-level alignment');
+      const refined = phonePass(le, input, offset, grammar, units);
+      if (!refined) return this.failure(le, input, 'phone-level alignment');
       units = refined;
       // Every slot optional and skipped: there are no phones to score.
       if (opts.gop && units.some(isContentUnit)) {
-        const segments = this.loopSegments(le, { audio, warp }, offset);
+        const segments = this.loopSegments(le, input, offset);
         loop = segments;
         units = units.map((u) => ({ ...u, phones: withGop(u.phones, segments) }));
       }
     }
     if (!opts.phoneLoop) return { ok: true, frames, units };
-    return { ok: true, frames, units, loop: loop ?? this.loopSegments(le, { audio, warp }, offset) };
+    return { ok: true, frames, units, loop: loop ?? this.loopSegments(le, input, offset) };
   }
 
   /**

@@ -33,8 +33,8 @@ export const WARP_RULES: Partial<Record<AcousticLang, WarpRule>> = {
 };
 
 /** The warp for a reader of median pitch `speakerF0` (1, no warp, when it is unknown or the model has no rule). */
-export function warpFor(lang: AcousticLang, speakerF0: number | undefined, rules: Partial<Record<AcousticLang, WarpRule>> = WARP_RULES): number {
-  const rule = rules[lang];
+export function warpFor(lang: AcousticLang, speakerF0: number | undefined): number {
+  const rule = WARP_RULES[lang];
   if (!rule || speakerF0 === undefined || !Number.isFinite(speakerF0) || speakerF0 <= 0) return 1;
   const warp = Math.min(rule.max, Math.max(rule.min, Math.pow(speakerF0 / rule.referenceHz, rule.exponent)));
   return Math.round(warp * WARP_STEPS) / WARP_STEPS;
