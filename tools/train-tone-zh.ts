@@ -5,14 +5,16 @@
  * tones are left out.
  *
  *   npx tsx tools/train-tone-zh.ts [--limit N] [--cache FILE] [--dry-run] [--no-augment]
- *     [--hidden H] [--epochs E] [--folds F] [--l2 L]
+ *     [--hidden H] [--epochs E] [--folds F] [--l2 L] [--seed S] [--out FILE] [--voice]
  *
  * `--cache` keeps the alignments, pitch and level tracks (in a temporary file, never in the
  * repository) so feature or classifier changes retrain in minutes. Held-out figures (tone
  * recognition, confusion matrix, other voices, tone-error recall and false alarms per
  * threshold) are measured on odd-numbered utterances with a model trained on the even ones;
  * the shipped model is then trained on all of them. `--dry-run` prints without writing the
- * model. Seeded, so runs are reproducible.
+ * model. Seeded, so runs are reproducible (`--seed` draws another initialisation); `--out` writes
+ * the model elsewhere. `--voice` aligns as the engine does, decoded for the reader's voice (the
+ * shipped model was trained without it; docs/mandarin-engine.md, "Tone model").
  *
  * Two stages (classifier.ts `context`): the first ensemble classifies each syllable alone; the
  * second reads its features with the first stage's posteriors of the syllable and of its judged
@@ -23,6 +25,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { decodeAudio } from '../src/audio/decode.js';
 import { createInThreadBackend } from '../src/acoustic/backend.js';
+import { withVoice } from '../src/acoustic/types.js';
 import { loadConfig } from '../src/config.js';
 import { syllableTable } from '../src/zh/engine/syllables.js';
 import { alignReading, type AlignedSyllable } from '../src/zh/engine/align.js';
@@ -51,7 +54,7 @@ interface Utterance {
   rangeSt: number;
 }
 
-async function extract(limit: number): Promise<Utterance[]> {
+async function extract(limit: number, voice: boolean): Promise<Utterance[]> {
   const backend = createInThreadBackend(loadConfig(process.env, REPO), { langs: ['zh'] });
   const table = syllableTable(backend.lexicon('zh'));
   const lines = fs.readFileSync(path.join(DATA, 'transcripts.tsv'), 'utf8').trim().split('\n').slice(0, limit);
@@ -66,7 +69,9 @@ async function extract(limit: number): Promise<Utterance[]> {
     }
     if (zh.tokens.some((t) => t.charType !== 0 && t.charType !== 1)) continue;
     const audio = await decodeAudio(fs.readFileSync(path.join(DATA, `${id}.flac`)));
-    const al = await alignReading(backend, table, zh.read.map((i) => zh.tokens[i].syllable), audio.pcm, { gop: false, optional: false });
+    // --voice: aligned as the engine aligns, decoded for the reader's voice (engine.ts `assess`).
+    const voiced = voice ? withVoice(backend, { speakerF0: pitchContext(audio.pcm, audio.sampleRate)?.medianHz }) : backend;
+    const al = await alignReading(voiced, table, zh.read.map((i) => zh.tokens[i].syllable), audio.pcm, { gop: false, optional: false });
     const ctx = pitchContext(audio.pcm, audio.sampleRate, readingSpan(al.syllables));
     if (!al.ok || !ctx) continue;
     out.push({
@@ -259,12 +264,12 @@ async function main(): Promise<void> {
   let utts: Utterance[];
   if (cache && fs.existsSync(cache)) utts = JSON.parse(fs.readFileSync(cache, 'utf8')) as Utterance[];
   else {
-    utts = await extract(limit);
+    utts = await extract(limit, process.argv.includes('--voice'));
     if (cache) fs.writeFileSync(cache, JSON.stringify(utts));
   }
   const augment = process.argv.includes('--no-augment') ? undefined : TRAIN_VOICES;
   const data = samples(utts, augment);
-  const opts = { hidden: Number(arg('--hidden') ?? 32), epochs: Number(arg('--epochs') ?? 60), folds: Number(arg('--folds') ?? 5), seed: 1, l2: Number(arg('--l2') ?? 3e-3) };
+  const opts = { hidden: Number(arg('--hidden') ?? 32), epochs: Number(arg('--epochs') ?? 60), folds: Number(arg('--folds') ?? 5), seed: Number(arg('--seed') ?? 1), l2: Number(arg('--l2') ?? 3e-3) };
   const test = samples(utts).filter((s) => s.utt % 2 === 1);
   const half = trainStages(data.filter((s) => s.utt % 2 === 0), opts);
   const post = posteriors(half, test);
@@ -287,7 +292,7 @@ async function main(): Promise<void> {
     trainedOn: `AISHELL S0150, ${samples(utts).length} syllables (with range and tempo variants ${data.length}) (tones 1-4, sandhi applied), labels from pinyin-pro through the text layer; two stages`,
     heldOutAccuracy: Math.round(heldOut * 1000) / 1000,
   };
-  if (!process.argv.includes('--dry-run')) fs.writeFileSync(MODEL_PATH, JSON.stringify(model) + '\n');
+  if (!process.argv.includes('--dry-run')) fs.writeFileSync(arg('--out') ?? MODEL_PATH, JSON.stringify(model) + '\n');
   console.log(JSON.stringify({ syllables: data.length, heldOutAccuracy: model.heldOutAccuracy, heldOutFirstStageAlone: Math.round(alone * 1000) / 1000, heldOutAtTenPercentFalseAlarms: atBudget, trainAccuracy: accuracy(posteriors(full, data), data) }));
 }
 
