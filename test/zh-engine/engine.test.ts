@@ -98,6 +98,38 @@ test('a changed initial alone is caught: the window gain weighed with the worst 
   assert.ok(others.filter((u) => u.readStatus !== 'correct').length <= 1, chars.map((u) => u.readStatus[0]).join(''));
 });
 
+test('a character the alignment skipped and put back at a normal length is judged like any other', async () => {
+  // W0152 中国房地产市场的泡沫会破灭吗 with 地 di4 given as du4. The skippable alignment leaves
+  // du out and the second look puts it back as read (forcing it in costs less than leaving the
+  // audio to the neighbours), at a syllable's usual length. It used to be taken for a reduced
+  // syllable and passed as correct with a GOP score of 2.
+  const s152 = { id: 'BAC009S0150W0152', text: '中国房地产市场的泡沫会破灭吗' };
+  const recording = await decodeAudio(fs.readFileSync(path.join(DATA, `${s152.id}.flac`)));
+  const ref = 'zhong1 guo2 fang2 du4 chan3 shi4 chang3 de5 pao4 mo4 hui4 po4 mie4 ma5';
+  const chars = readChars(await engine.assess(cfg({ referenceText: s152.text, refPinyin: ref }), recording));
+  assert.equal(chars[3].readStatus, 'mispronounced', chars.map((u) => u.readStatus[0]).join(''));
+  assert.equal(chars[3].heard?.syllable, 'di');
+  const others = chars.filter((_, k) => ![2, 3, 4].includes(k));
+  assert.ok(others.filter((u) => u.readStatus !== 'correct').length <= 1, chars.map((u) => u.readStatus[0]).join(''));
+});
+
+test('of two neighbours flagged together, the weaker is judged again beside what was heard in the stronger', async () => {
+  // A wrong reference syllable in the window makes its read neighbour look substituted too:
+  // W0209 加大对中小企业的扶持力度 with 企 qi3 given as quan3 flagged 业 (heard yuan), W0174
+  // 过去三十年中国经济的高速发展 with 三 san1 given as suo1 flagged 十 (heard an).
+  const cases = [
+    { id: 'BAC009S0150W0209', text: '加大对中小企业的扶持力度', k: 5, ref: 'jia1 da4 dui4 zhong1 xiao3 quan3 ye4 de5 fu2 chi2 li4 du4' },
+    { id: 'BAC009S0150W0174', text: '过去三十年中国经济的高速发展', k: 2, ref: 'guo4 qu4 suo1 shi2 nian2 zhong1 guo2 jing1 ji4 de5 gao1 su4 fa1 zhan3' },
+  ];
+  for (const c of cases) {
+    const recording = await decodeAudio(fs.readFileSync(path.join(DATA, `${c.id}.flac`)));
+    const chars = readChars(await engine.assess(cfg({ referenceText: c.text, refPinyin: c.ref }), recording));
+    const statuses = chars.map((u) => u.readStatus[0]).join('');
+    assert.equal(chars[c.k].readStatus, 'mispronounced', `${c.id} ${statuses}`);
+    assert.equal(chars[c.k + 1].readStatus, 'correct', `${c.id} ${statuses}`);
+  }
+});
+
 test('slack moves the substitution threshold: stricter flags more of a native reading, never most of it', async () => {
   const flagged = async (slack: number) => {
     let n = 0;

@@ -164,24 +164,38 @@ export async function competeAll(
   recovered: { others: ReadonlyMap<number, string>; reduced: ReadonlySet<number> } = { others: new Map(), reduced: new Set() },
 ): Promise<(Competition | null)[]> {
   const threshold = substitutionThreshold(slack);
-  // Reduced syllables put back by recoverAll are too short to judge or to serve as context.
-  const view = al.syllables.map((s, k) => (recovered.reduced.has(k) ? null : s));
+  // Reduced syllables put back by recoverAll are too short to judge or to serve as context; one
+  // put back at a syllable's normal length is judged as any other.
+  const normal = CALIBRATION.SKIP_DROP_SYLLABLES * medianSyllableFrames(al);
+  const reduced = new Set([...recovered.reduced].filter((k) => { const s = al.syllables[k]; return !s || s.endFrame - s.startFrame < normal; }));
+  const view = al.syllables.map((s, k) => (reduced.has(k) ? null : s));
   const judge = async (k: number) => (needsCompetition(view[k]) ? compete(backend, table, pcm, view, labels, k, al.loop) : { heard: labels[k], evidence: 0 });
   const out: (Competition | null)[] = await Promise.all(
     labels.map((_, k) => {
       // Recovered as another syllable: evidence set to twice the threshold (caps pronunciation at 34).
       const other = recovered.others.get(k);
       if (other !== undefined) return { heard: other, evidence: 2 * threshold };
-      if (recovered.reduced.has(k)) return { heard: labels[k], evidence: 0 };
+      if (reduced.has(k)) return { heard: labels[k], evidence: 0 };
       return judge(k);
     }),
   );
   const flagged = out.flatMap((c, k) => (c && c.evidence > threshold ? [k] : []));
   if (flagged.length === 0) return out;
+  const evidence = (k: number) => (flagged.includes(k) ? out[k]!.evidence : -Infinity);
+  // Neighbours of a flagged character are judged again with it set to what was heard; so is a
+  // flagged character next to one flagged more strongly (whose wrong reference may have been
+  // what made it look substituted).
+  const again = [...new Set(flagged.flatMap((k) => [k - 1, k + 1]))].filter(
+    (k) => k >= 0 && k < labels.length && !reduced.has(k) && Math.max(evidence(k - 1), evidence(k + 1)) > evidence(k),
+  );
+  const reference = [...labels];
   for (const k of flagged) labels[k] = out[k]!.heard;
-  const again = [...new Set(flagged.flatMap((k) => [k - 1, k + 1]))].filter((k) => k >= 0 && k < labels.length && !flagged.includes(k) && !recovered.reduced.has(k));
-  const second = await Promise.all(again.map(judge));
-  again.forEach((k, i) => (out[k] = second[i]));
+  // Each judged against its own reference, beside what was heard in its neighbours.
+  const second = await Promise.all(again.map((k) => (needsCompetition(view[k]) ? compete(backend, table, pcm, view, labels.map((l, j) => (j === k ? reference[k] : l)), k, al.loop) : { heard: reference[k], evidence: 0 })));
+  again.forEach((k, i) => {
+    out[k] = second[i];
+    if (!(second[i] && second[i]!.evidence > threshold)) labels[k] = reference[k];
+  });
   return out;
 }
 
