@@ -130,6 +130,19 @@ test('of two neighbours flagged together, the weaker is judged again beside what
   }
 });
 
+test('a neighbour of a skipped character is judged with room for the skipped one’s speech', async () => {
+  // W0131 有一些经济体并不是因为本身的原因导致的下跌 with 经 jing1 given as jiang1 and 身 shen1
+  // as ming1: ming is left out, and the window of 的 after it held the speech of 身 as well,
+  // so 的 was heard as e and flagged.
+  const s131 = { id: 'BAC009S0150W0131', text: '有一些经济体并不是因为本身的原因导致的下跌' };
+  const recording = await decodeAudio(fs.readFileSync(path.join(DATA, `${s131.id}.flac`)));
+  const ref = 'you3 yi1 xie1 jiang1 ji4 ti3 bing4 bu4 shi4 yin1 wei4 ben3 ming1 de5 yuan2 yin1 dao3 zhi4 de5 xia4 die1';
+  const chars = readChars(await engine.assess(cfg({ referenceText: s131.text, refPinyin: ref }), recording));
+  const statuses = chars.map((u) => u.readStatus[0]).join('');
+  assert.notEqual(chars[12].readStatus, 'correct', statuses);
+  assert.equal(chars[13].readStatus, 'correct', statuses);
+});
+
 test('slack moves the substitution threshold: stricter flags more of a native reading, never most of it', async () => {
   const flagged = async (slack: number) => {
     let n = 0;

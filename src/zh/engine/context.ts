@@ -85,12 +85,20 @@ export async function compete(
   const ctx = contextOf(table, aligned, labels, k);
   const window = ctx.window(pcm, mid.startFrame, mid.endFrame);
   const shortlist = candidates(table, labels[k], loop, mid.startFrame, mid.endFrame);
-  const free = await backend.align('zh', pcm, { slots: ctx.around([slotOf(table, shortlist, false)]) }, { window });
+  // A skipped character between the middle and a neighbour may have been spoken all the same
+  // (a reference syllable that does not fit what was read is left out): an optional slot of its
+  // competitors keeps its speech from being taken for the middle's, in both decodes alike.
+  const gap = (j: number, from: number, to: number): GrammarSlot[] =>
+    j >= 0 && j < labels.length && !aligned[j] && table.prons.has(labels[j]) ? [slotOf(table, candidates(table, labels[j], loop, from, to), true)] : [];
+  const before = gap(k - 1, ctx.p >= 0 ? aligned[ctx.p]!.endFrame : window.startFrame, mid.startFrame);
+  const after = gap(k + 1, mid.endFrame, ctx.n >= 0 ? aligned[ctx.n]!.startFrame : window.endFrame);
+  const middleSlot = ctx.middle + before.length;
+  const free = await backend.align('zh', pcm, { slots: ctx.around([...before, slotOf(table, shortlist, false), ...after]) }, { window });
   if (!free.ok) return null;
-  const midUnit = free.units.filter((u) => u.slot >= 0)[ctx.middle];
+  const midUnit = free.units.find((u) => u.slot === middleSlot);
   const heard = midUnit ? midUnit.label : labels[k];
   if (table.same(heard, labels[k])) return { heard: labels[k], evidence: 0 };
-  const forced = await backend.align('zh', pcm, { slots: ctx.around([fixed(table, labels[k])]) }, { window });
+  const forced = await backend.align('zh', pcm, { slots: ctx.around([...before, fixed(table, labels[k]), ...after]) }, { window });
   if (!forced.ok) return null;
   return { heard, evidence: substitutionEvidence(total(free) - total(forced), mid) };
 }
