@@ -130,7 +130,7 @@ test('of two neighbours flagged together, the weaker is judged again beside what
   }
 });
 
-test('a neighbour of a skipped character is judged with room for the skipped one’s speech', async () => {
+test('a neighbour of a skipped character is judged with room for the speech of the skipped one', async () => {
   // W0131 有一些经济体并不是因为本身的原因导致的下跌 with 经 jing1 given as jiang1 and 身 shen1
   // as ming1: ming is left out, and the window of 的 after it held the speech of 身 as well,
   // so 的 was heard as e and flagged.

@@ -167,9 +167,12 @@ export async function competeAll(
   // Reduced syllables put back by recoverAll are too short to judge or to serve as context; one
   // put back at a syllable's normal length is judged as any other.
   const normal = CALIBRATION.SKIP_DROP_SYLLABLES * medianSyllableFrames(al);
-  const reduced = new Set([...recovered.reduced].filter((k) => { const s = al.syllables[k]; return !s || s.endFrame - s.startFrame < normal; }));
+  const shorter = (s: AlignedSyllable | null) => !s || s.endFrame - s.startFrame < normal;
+  const reduced = new Set([...recovered.reduced].filter((k) => shorter(al.syllables[k])));
   const view = al.syllables.map((s, k) => (reduced.has(k) ? null : s));
-  const judge = async (k: number) => (needsCompetition(view[k]) ? compete(backend, table, pcm, view, labels, k, al.loop) : { heard: labels[k], evidence: 0 });
+  // `context[k]` is the reference the character is judged against, the rest its neighbours' syllables.
+  const judge = async (k: number, context: readonly string[] = labels) =>
+    needsCompetition(view[k]) ? compete(backend, table, pcm, view, context, k, al.loop) : { heard: context[k], evidence: 0 };
   const out: (Competition | null)[] = await Promise.all(
     labels.map((_, k) => {
       // Recovered as another syllable: evidence set to twice the threshold (caps pronunciation at 34).
@@ -190,8 +193,8 @@ export async function competeAll(
   );
   const reference = [...labels];
   for (const k of flagged) labels[k] = out[k]!.heard;
-  // Each judged against its own reference, beside what was heard in its neighbours.
-  const second = await Promise.all(again.map((k) => (needsCompetition(view[k]) ? compete(backend, table, pcm, view, labels.map((l, j) => (j === k ? reference[k] : l)), k, al.loop) : { heard: reference[k], evidence: 0 })));
+  // Each against its own reference, beside what was heard in its neighbours.
+  const second = await Promise.all(again.map((k) => judge(k, labels.map((l, j) => (j === k ? reference[k] : l)))));
   again.forEach((k, i) => {
     out[k] = second[i];
     if (!(second[i] && second[i]!.evidence > threshold)) labels[k] = reference[k];
