@@ -113,7 +113,7 @@ test('a character the alignment skipped and put back at a normal length is judge
   assert.ok(others.filter((u) => u.readStatus !== 'correct').length <= 1, chars.map((u) => u.readStatus[0]).join(''));
 });
 
-test('of two neighbours flagged together, the weaker is judged again beside what was heard in the stronger', async () => {
+test('two neighbours flagged together are each judged again beside what was heard in the other', async () => {
   // A wrong reference syllable in the window makes its read neighbour look substituted too:
   // W0209 加大对中小企业的扶持力度 with 企 qi3 given as quan3 flagged 业 (heard yuan), W0174
   // 过去三十年中国经济的高速发展 with 三 san1 given as suo1 flagged 十 (heard an).

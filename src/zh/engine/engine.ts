@@ -184,13 +184,10 @@ export async function competeAll(
   );
   const flagged = out.flatMap((c, k) => (c && c.evidence > threshold ? [k] : []));
   if (flagged.length === 0) return out;
-  const evidence = (k: number) => (flagged.includes(k) ? out[k]!.evidence : -Infinity);
-  // Neighbours of a flagged character are judged again with it set to what was heard; so is a
-  // flagged character next to one flagged more strongly (whose wrong reference may have been
-  // what made it look substituted).
-  const again = [...new Set(flagged.flatMap((k) => [k - 1, k + 1]))].filter(
-    (k) => k >= 0 && k < labels.length && !reduced.has(k) && Math.max(evidence(k - 1), evidence(k + 1)) > evidence(k),
-  );
+  // Neighbours of a flagged character are judged again with it set to what was heard, flagged
+  // ones too: two neighbours flagged together are often one substitution whose wrong reference,
+  // fixed in the other's window, made the other look substituted.
+  const again = [...new Set(flagged.flatMap((k) => [k - 1, k + 1]))].filter((k) => k >= 0 && k < labels.length && !reduced.has(k));
   const reference = [...labels];
   for (const k of flagged) labels[k] = out[k]!.heard;
   // Each against its own reference, beside what was heard in its neighbours.
