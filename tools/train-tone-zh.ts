@@ -30,7 +30,7 @@ import { loadConfig } from '../src/config.js';
 import { syllableTable } from '../src/zh/engine/syllables.js';
 import { alignReading, type AlignedSyllable } from '../src/zh/engine/align.js';
 import { analyzeZhText } from '../src/zh/engine/text.js';
-import { pitchContext, readingSpan, toneEvidence } from '../src/zh/tone/extract.js';
+import { pitchContext, readerVoice, readingSpan, toneEvidence } from '../src/zh/tone/extract.js';
 import { RANGE_FLOOR_ST } from '../src/zh/tone/features.js';
 import { classifyTone, classifyTones, contextInput, isJudgedTone, MODEL_PATH, type ToneModel, type ToneStages } from '../src/zh/tone/classifier.js';
 import { acceptedTones } from '../src/zh/engine/sandhi.js';
@@ -70,7 +70,7 @@ async function extract(limit: number, voice: boolean): Promise<Utterance[]> {
     if (zh.tokens.some((t) => t.charType !== 0 && t.charType !== 1)) continue;
     const audio = await decodeAudio(fs.readFileSync(path.join(DATA, `${id}.flac`)));
     // --voice: aligned as the engine aligns, decoded for the reader's voice (engine.ts `assess`).
-    const voiced = voice ? withVoice(backend, { speakerF0: pitchContext(audio.pcm, audio.sampleRate)?.medianHz }) : backend;
+    const voiced = voice ? withVoice(backend, readerVoice(audio.pcm, audio.sampleRate)) : backend;
     const al = await alignReading(voiced, table, zh.read.map((i) => zh.tokens[i].syllable), audio.pcm, { gop: false, optional: false });
     const ctx = pitchContext(audio.pcm, audio.sampleRate, readingSpan(al.syllables));
     if (!al.ok || !ctx) continue;

@@ -46,8 +46,8 @@ test('validity:zh subset: correct readings, substitutions, tones, omissions and 
   atLeast(f.toneRecognition, 0.8, 'tone recognition');
   atLeast(f.omissionRecall, 0.85, 'omission recall');
   atLeast(f.insertionRecall, 0.3, 'insertion recall');
-  // Without the check of the sibilants' band above 4 kHz the subset's 14 cases give 0.29, with
-  // it 0.5.
+  // The subset's 14 cases give 0.5; with the check of the sibilants' band above 4 kHz switched
+  // off (a variant of the engine, 2026-11-29) they gave 0.29.
   atLeast(f.placeRecall, 0.45, 'sibilant place recall');
 });
 

@@ -19,7 +19,7 @@ import type { Assessment } from '../../assessment/types.js';
 import { MAX_REFERENCE_CHARS, type EvaluationConfig } from '../../evaluation/config.js';
 import { invalid } from '../../errors.js';
 import { classifyTones, loadToneModel, type ToneModel } from '../tone/classifier.js';
-import { pitchContext, pitchOfSpan, toneEvidence } from '../tone/extract.js';
+import { pitchOfSpan, readerVoice, toneEvidence } from '../tone/extract.js';
 import { alignWithOmissions, frameLevels, loudFrames, medianSyllableFrames, squeezed, worstGop, type AlignedSyllable, type ReadingAlignment } from './align.js';
 import { assemble } from './assemble.js';
 import { compete, findInsertion, insertedFrames, presence, recoverSkipped, type Competition, type Insertion } from './context.js';
@@ -65,7 +65,7 @@ async function assess(
 ): Promise<Assessment> {
   const text = analyzeRequestText(config);
   // Every pass decodes with the front end normalised for the reader's voice (acoustic/sphinx/vtln.ts).
-  const backend = withVoice(shared, { speakerF0: pitchContext(audio.pcm, audio.sampleRate)?.medianHz });
+  const backend = withVoice(shared, readerVoice(audio.pcm, audio.sampleRate));
   const labels = text.read.map((i) => text.tokens[i].syllable);
   const quality = analyzeQuality(audio.pcm, audio.sampleRate).warnings;
   const al = await alignWithOmissions(backend, table, labels, audio.pcm, text.read.map((i) => text.tokens[i].clause));

@@ -4,6 +4,7 @@
  * Shared by the engine and the training tool so both see exactly the same features.
  */
 import { speakerPitchStats, trackPitch } from '../../dsp/pitch.js';
+import type { VoiceOptions } from '../../acoustic/types.js';
 import type { AlignedSyllable } from '../engine/align.js';
 import { normalisedTrack, RANGE_FLOOR_ST, TONE_CONTEXT, toneFeatures, type PitchContext, type SyllableSpan } from './features.js';
 
@@ -52,6 +53,14 @@ export function pitchContext(pcm: Int16Array, sampleRate: number, span?: { start
   const stats = speakerPitchStats(f0, voicing, 0.3);
   if (stats.voicedFrames < 10) return null;
   return { f0, voicing, levelDb, medianHz: stats.medianHz, rangeSt: Math.max(RANGE_FLOOR_ST, stats.rangeSemitones) };
+}
+
+/**
+ * The reader's voice for the acoustic passes (acoustic/types.ts `withVoice`): the median pitch
+ * of the whole recording, known before anything is aligned.
+ */
+export function readerVoice(pcm: Int16Array, sampleRate: number): VoiceOptions {
+  return { speakerF0: pitchContext(pcm, sampleRate)?.medianHz };
 }
 
 /** The pitch context of a reading's span, tracked once per span (the span moves when characters do). */
