@@ -5,7 +5,8 @@
  * tones are left out.
  *
  *   npx tsx tools/train-tone-zh.ts [--limit N] [--cache FILE] [--dry-run] [--no-augment]
- *     [--hidden H] [--epochs E] [--folds F] [--l2 L] [--seed S] [--out FILE] [--voice]
+ *     [--renderings train|test|none] [--hidden H] [--epochs E] [--folds F] [--l2 L] [--seed S]
+ *     [--out FILE] [--held-out-model FILE] [--voice]
  *
  * `--cache` keeps the alignments, pitch and level tracks (in a temporary file, never in the
  * repository) so feature or classifier changes retrain in minutes. Held-out figures (tone
@@ -15,13 +16,21 @@
  * model. Seeded, so runs are reproducible (`--seed` draws another initialisation); `--out` writes
  * the model elsewhere. `--voice` aligns as the engine does, decoded for the reader's voice (the
  * shipped model was trained without it; docs/mandarin-engine.md, "Tone model").
+ * `--held-out-model` also writes the model trained on the even-numbered utterances alone, with
+ * the odd ones it never saw listed in `heldOut`, so that the engine can be measured on those
+ * (`npm run validity:zh -- --data DIR --tone-model FILE`, DIR holding them).
+ * `--renderings` (default train): the recordings are also rendered as a higher and a lower
+ * voice with sox (RENDERINGS), aligned and pitch-tracked anew, and trained on (`test`: only
+ * measured on, their held-out half; `none`: neither). sox must be on the PATH.
  *
  * Two stages (classifier.ts `context`): the first ensemble classifies each syllable alone; the
  * second reads its features with the first stage's posteriors of the syllable and of its judged
  * neighbours. The second stage is trained on posteriors the first could not have fitted: each
  * half of the training utterances classified by a first stage trained on the other half.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { decodeAudio } from '../src/audio/decode.js';
 import { createInThreadBackend } from '../src/acoustic/backend.js';
@@ -54,7 +63,32 @@ interface Utterance {
   rangeSt: number;
 }
 
-async function extract(limit: number, voice: boolean): Promise<Utterance[]> {
+/**
+ * The speaker's recordings rendered as other voices with sox (`--renderings`): pitch and
+ * formants together 3 semitones higher and read 10% faster, or 2.5 semitones lower and 10%
+ * slower, as in docs/acoustic.md, "Speaker normalisation". Unlike the feature variants below, a
+ * rendering is aligned and pitch-tracked anew, so the model also sees how alignment and pitch
+ * tracking come out for a voice the acoustic model fits less well.
+ */
+const RENDERINGS = [
+  { name: 'higher', effects: ['pitch', '300', 'tempo', '1.1'] },
+  { name: 'lower', effects: ['pitch', '-250', 'tempo', '0.9'] },
+] as const;
+type Rendering = (typeof RENDERINGS)[number];
+
+async function readAudio(id: string, rendering: Rendering | null) {
+  const file = path.join(DATA, `${id}.flac`);
+  if (!rendering) return decodeAudio(fs.readFileSync(file));
+  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'kouyu-tone-')), `${id}.flac`);
+  try {
+    execFileSync('sox', [file, out, ...rendering.effects]);
+    return await decodeAudio(fs.readFileSync(out));
+  } finally {
+    fs.rmSync(path.dirname(out), { recursive: true, force: true });
+  }
+}
+
+async function extract(limit: number, voice: boolean, rendering: Rendering | null = null): Promise<Utterance[]> {
   const backend = createInThreadBackend(loadConfig(process.env, REPO), { langs: ['zh'] });
   const table = syllableTable(backend.lexicon('zh'));
   const lines = fs.readFileSync(path.join(DATA, 'transcripts.tsv'), 'utf8').trim().split('\n').slice(0, limit);
@@ -68,7 +102,7 @@ async function extract(limit: number, voice: boolean): Promise<Utterance[]> {
       continue; // nothing readable (a transcript of spelled letters)
     }
     if (zh.tokens.some((t) => t.charType !== 0 && t.charType !== 1)) continue;
-    const audio = await decodeAudio(fs.readFileSync(path.join(DATA, `${id}.flac`)));
+    const audio = await readAudio(id, rendering);
     // --voice: aligned as the engine aligns, decoded for the reader's voice (engine.ts `assess`).
     const voiced = voice ? withVoice(backend, readerVoice(audio.pcm, audio.sampleRate)) : backend;
     const al = await alignReading(voiced, table, zh.read.map((i) => zh.tokens[i].syllable), audio.pcm, { gop: false, optional: false });
@@ -139,10 +173,16 @@ const TEST_VOICES = [
   [1, 1.35],
 ] as const;
 
-function samples(utts: Utterance[], voices: readonly (readonly [number, number])[] = [[1, 1]]): Sample[] {
+/**
+ * Samples of the utterances in each voice. `index` numbers the utterances (the speaker's own
+ * recordings and their renderings share their number, so both go to the same half); `tag` names
+ * a rendering.
+ */
+function samples(utts: Utterance[], voices: readonly (readonly [number, number])[] = [[1, 1]], index?: Map<string, number>, tag = ''): Sample[] {
   const text = new Map(fs.readFileSync(path.join(DATA, 'transcripts.tsv'), 'utf8').trim().split('\n').map((l) => l.split('\t') as [string, string]));
   const out: Sample[] = [];
-  utts.forEach((original, n) => {
+  utts.forEach((original, i) => {
+    const n = index?.get(original.id) ?? i;
     const zh = analyzeZhText(text.get(original.id)!);
     for (const [gain, tempo] of voices) {
       const u = gain === 1 && tempo === 1 ? original : variant(original, gain, tempo);
@@ -154,7 +194,7 @@ function samples(utts: Utterance[], voices: readonly (readonly [number, number])
         if (!f || !isJudgedTone(u.tones[k], citation[k])) return;
         const ch = zh.tokens[zh.read[k]].text;
         const alterable = citation[k] !== 3 && citation[k - 1] !== 3 && citation[k + 1] !== 3 && ch !== '一' && ch !== '不';
-        out.push({ x: [...f], y: u.tones[k] - 1, utt: n, accepted: acceptedTones(zh.tokens, zh.read, k), alterable, k, voice: `${gain}x${tempo}` });
+        out.push({ x: [...f], y: u.tones[k] - 1, utt: n, accepted: acceptedTones(zh.tokens, zh.read, k), alterable, k, voice: `${tag}${gain}x${tempo}` });
       });
     }
   });
@@ -268,8 +308,22 @@ async function main(): Promise<void> {
     if (cache) fs.writeFileSync(cache, JSON.stringify(utts));
   }
   const augment = process.argv.includes('--no-augment') ? undefined : TRAIN_VOICES;
-  const data = samples(utts, augment);
-  const opts = { hidden: Number(arg('--hidden') ?? 32), epochs: Number(arg('--epochs') ?? 60), folds: Number(arg('--folds') ?? 5), seed: Number(arg('--seed') ?? 1), l2: Number(arg('--l2') ?? 3e-3) };
+  const index = new Map(utts.map((u, n) => [u.id, n]));
+  const rendered: { rendering: Rendering; utts: Utterance[] }[] = [];
+  const renderings = arg('--renderings') ?? 'train';
+  if (!['train', 'test', 'none'].includes(renderings)) throw new Error('--renderings takes train (trained and measured on), test (measured on) or none');
+  for (const rendering of renderings === 'none' ? [] : RENDERINGS) {
+    const file = cache ? `${cache}.${rendering.name}` : undefined;
+    let r: Utterance[];
+    if (file && fs.existsSync(file)) r = JSON.parse(fs.readFileSync(file, 'utf8')) as Utterance[];
+    else {
+      r = (await extract(limit, process.argv.includes('--voice'), rendering)).filter((u) => index.has(u.id));
+      if (file) fs.writeFileSync(file, JSON.stringify(r));
+    }
+    rendered.push({ rendering, utts: r });
+  }
+  const data = [...samples(utts, augment), ...(renderings === 'train' ? rendered.flatMap((r) => samples(r.utts, augment, index, `${r.rendering.name} `)) : [])];
+  const opts = { hidden: Number(arg('--hidden') ?? 48), epochs: Number(arg('--epochs') ?? 60), folds: Number(arg('--folds') ?? 5), seed: Number(arg('--seed') ?? 1), l2: Number(arg('--l2') ?? 3e-3) };
   const test = samples(utts).filter((s) => s.utt % 2 === 1);
   const half = trainStages(data.filter((s) => s.utt % 2 === 0), opts);
   const post = posteriors(half, test);
@@ -285,11 +339,19 @@ async function main(): Promise<void> {
     return { gain, tempo, accuracy: accuracy(posteriors(half, voice), voice) };
   });
   for (const v of otherVoices) process.stderr.write(`held-out half, range x${v.gain}, tempo x${v.tempo}: ${(100 * v.accuracy).toFixed(1)}%\n`);
+  for (const r of rendered) {
+    const voice = samples(r.utts, [[1, 1]], index, `${r.rendering.name} `).filter((s) => s.utt % 2 === 1);
+    process.stderr.write(`held-out half rendered ${r.rendering.name} (${r.rendering.effects.join(' ')}): ${(100 * accuracy(posteriors(half, voice), voice)).toFixed(1)}%\n`);
+  }
+  const heldOutModel = arg('--held-out-model');
+  // `heldOut` lists the utterances the half model never saw (the odd-numbered ones).
+  const heldOutIds = utts.filter((_, n) => n % 2 === 1).map((u) => u.id);
+  if (heldOutModel) fs.writeFileSync(heldOutModel, JSON.stringify({ ...half, version: 'held-out half', trainedOn: 'even-numbered utterances', heldOutAccuracy: Math.round(heldOut * 1000) / 1000, heldOut: heldOutIds }) + '\n');
   const full = trainStages(data, opts);
   const model: ToneModel = {
     ...full,
-    version: 'tone-zh-7',
-    trainedOn: `AISHELL S0150, ${samples(utts).length} syllables (with range and tempo variants ${data.length}) (tones 1-4, sandhi applied), labels from pinyin-pro through the text layer; two stages`,
+    version: 'tone-zh-8',
+    trainedOn: `AISHELL S0150, ${samples(utts).length} syllables${renderings === 'train' ? ', also rendered as a higher and a lower voice' : ''} (with range and tempo variants ${data.length}) (tones 1-4, sandhi applied), labels from pinyin-pro through the text layer; two stages`,
     heldOutAccuracy: Math.round(heldOut * 1000) / 1000,
   };
   if (!process.argv.includes('--dry-run')) fs.writeFileSync(arg('--out') ?? MODEL_PATH, JSON.stringify(model) + '\n');

@@ -9,7 +9,9 @@
  *   options: --limit N, --seed S, --data DIR (another speaker's folder of the same layout),
  *            --only correct,omission (run only these measures; the alterations are drawn as
  *            always, so each case is the one a full run makes), --misses (list the omission
- *            cases whose added characters were not reported skipped)
+ *            cases whose added characters were not reported skipped), --tone-model FILE (another
+ *            tone model, e.g. one trained on half the utterances: tools/train-tone-zh.ts
+ *            --held-out-model)
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -35,6 +37,7 @@ const SEED = Number(arg('--seed') ?? 20261121);
 const MEASURES = ['correct', 'substitution', 'tone', 'omission', 'place', 'insertion'] as const;
 const ONLY = new Set(arg('--only')?.split(',') ?? MEASURES);
 const MISSES = process.argv.includes('--misses');
+const TONE_MODEL = arg('--tone-model');
 
 type Word = { word: string; readType: number; readStatus: string; charType: number; scores: { overall: number } };
 
@@ -73,7 +76,7 @@ function utterances(): { id: string; text: string }[] {
 async function main(): Promise<void> {
   const t0 = Date.now();
   const backend = createInThreadBackend(loadConfig(process.env, REPO), { langs: ['zh'] });
-  const engine = await createMandarinEngine({ backend, modelsDir: path.join(REPO, 'models') });
+  const engine = await createMandarinEngine({ backend, modelsDir: path.join(REPO, 'models'), toneModel: TONE_MODEL });
   const table: SyllableTable = syllableTable(backend.lexicon('zh'));
   const list = utterances();
   const r = rng(SEED);
@@ -204,7 +207,7 @@ async function main(): Promise<void> {
     toneErrorRecall: round(toneRecall.rate),
     toneFalseAlarm: round(toneFa.rate),
     toneRecognition: round(toneRec.rate),
-    toneRecognitionHeldOut: loadToneModel().heldOutAccuracy,
+    toneRecognitionHeldOut: loadToneModel(TONE_MODEL).heldOutAccuracy,
     omissionRecall: round(omRecall.rate),
     omissionRecallInterchangeable: round(omAccounted.rate),
     omissionSpokenSkipped: round(omSpokenSkipped.rate),

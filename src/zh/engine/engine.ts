@@ -39,9 +39,9 @@ export interface MandarinEngine {
   assess(config: EvaluationConfig, audio: DecodedAudio): Promise<Assessment>;
 }
 
-export async function createMandarinEngine(deps: { backend: AcousticBackend; modelsDir: string }): Promise<MandarinEngine> {
+export async function createMandarinEngine(deps: { backend: AcousticBackend; modelsDir: string; toneModel?: string }): Promise<MandarinEngine> {
   const table = syllableTable(deps.backend.lexicon('zh'));
-  const tone = loadToneModel();
+  const tone = loadToneModel(deps.toneModel);
   const versions = { kernel: KERNEL_VERSION, resource: `pocketsphinx-zh-tdt_sc_8k+${tone.version}` };
   return { assess: (config, audio) => assess(deps.backend, table, tone, versions, config, audio) };
 }

@@ -67,8 +67,12 @@ export const CALIBRATION = {
    * flags 8.4% and 91.2%, 0.15 flags 6.8% and 89.5%, both better than tone-zh-6 at 0.20, so
    * the threshold moved to 0.15 and keeps 3.2 points of the budget (validity:zh on the
    * training speaker: 86.6% of wrong tones at 4.2% false alarms; 88.9% at 5.2% at 0.20).
+   * Model tone-zh-8 (trained on the speaker rendered as two other voices as well) is less
+   * confident again: on the held-out half 0.18 flags 6.9% of native tones and 89.6% of wrong
+   * ones (0.15: 5.8% and 88.5%), the operating point of tone-zh-7 at 0.15, so the threshold
+   * moved to 0.18.
    */
-  TONE_ERROR_POSTERIOR: 0.15,
+  TONE_ERROR_POSTERIOR: 0.18,
   /**
    * Inserted speech. Pairs of consecutive syllables whose speech lasts at least this many of the
    * reader's median syllables are checked (S0150: native pairs have a median of 1.9; pairs hiding
