@@ -9,7 +9,8 @@
  *     [--out FILE] [--held-out-model FILE] [--voice]
  *
  * `--cache` keeps the alignments, pitch and level tracks (in a temporary file, never in the
- * repository) so feature or classifier changes retrain in minutes. Held-out figures (tone
+ * repository; the renderings' in FILE.higher and FILE.lower beside it) so feature or classifier
+ * changes retrain in minutes. Held-out figures (tone
  * recognition, confusion matrix, other voices, tone-error recall and false alarms per
  * threshold) are measured on odd-numbered utterances with a model trained on the even ones;
  * the shipped model is then trained on all of them. `--dry-run` prints without writing the
@@ -344,9 +345,12 @@ async function main(): Promise<void> {
     process.stderr.write(`held-out half rendered ${r.rendering.name} (${r.rendering.effects.join(' ')}): ${(100 * accuracy(posteriors(half, voice), voice)).toFixed(1)}%\n`);
   }
   const heldOutModel = arg('--held-out-model');
-  // `heldOut` lists the utterances the half model never saw (the odd-numbered ones).
-  const heldOutIds = utts.filter((_, n) => n % 2 === 1).map((u) => u.id);
-  if (heldOutModel) fs.writeFileSync(heldOutModel, JSON.stringify({ ...half, version: 'held-out half', trainedOn: 'even-numbered utterances', heldOutAccuracy: Math.round(heldOut * 1000) / 1000, heldOut: heldOutIds }) + '\n');
+  if (heldOutModel) {
+    // `heldOut` lists the utterances the half model never saw (the odd-numbered ones).
+    const ids = utts.filter((_, n) => n % 2 === 1).map((u) => u.id);
+    const file = { ...half, version: 'held-out half', trainedOn: 'even-numbered utterances', heldOutAccuracy: Math.round(heldOut * 1000) / 1000, heldOut: ids };
+    fs.writeFileSync(heldOutModel, JSON.stringify(file) + '\n');
+  }
   const full = trainStages(data, opts);
   const model: ToneModel = {
     ...full,

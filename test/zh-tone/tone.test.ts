@@ -55,8 +55,8 @@ test('another speaker: most tones are recognised (chance is 25%)', (t) => {
   });
   // 12 of the 13 characters have a tone (的 is neutral). This speaker reads in a narrow range
   // (10–90% within 4 semitones); the shipped model (tone-zh-8) recognises 9 of 12 here (the
-  // diagnostic line), as tone-zh-7 did (tone-zh-6: 6). Tolerance: at least 5, against 3 by chance, which is where a model whose inputs no
-  // longer match its features lands.
+  // diagnostic line), as tone-zh-7 did (tone-zh-6: 6). Tolerance: at least 5, against 3 by
+  // chance, which is where a model whose inputs no longer match its features lands.
   t.diagnostic(`S0764 W0121: ${right} of ${judged} tones recognised`);
   assert.ok(judged >= 10, `judged ${judged}`);
   assert.ok(right >= 5, `right ${right}/${judged}`);
