@@ -214,10 +214,11 @@ const PLACEMENT_CASES: (AddedCase & { rule: string; spoken: number })[] = [
     id: 'BAC009S0150W0153', text: '万科等大型房企已在布会发局应对', added: [10, 11], spoken: 9,
   },
   {
-    // 地 (di4) read on the frames of 追 (zhui1), 追 and 外 skipped: one run either way, but
-    // skipping 追外 leaves half of each word 追踪 and 外地.
+    // 清 (qing1) read on the frames of 新 (xin1), 水 and 新 skipped: one run either way, but
+    // skipping 水新 leaves half of each word 清水 and 新会徽. (W0471, 外地 added to 追踪, was
+    // this case until tone-zh-8 heard 追 there as a fourth tone more than a first.)
     rule: 'a tie moves the frames when the skipped characters become a whole word',
-    id: 'BAC009S0150W0471', text: '而是在追外地踪走失的宠物狗', added: [4, 5], spoken: 3,
+    id: 'BAC009S0150W0390', text: '组委会意在提高清水新会徽选拔的透明性', added: [7, 8], spoken: 9,
   },
   {
     // 戒 (jie4) took the frames of 杰 (jie2); the decodes are the same, the pitch says tone 2.
