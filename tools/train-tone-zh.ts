@@ -31,7 +31,6 @@
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { decodeAudio } from '../src/audio/decode.js';
 import { createInThreadBackend } from '../src/acoustic/backend.js';
@@ -77,25 +76,32 @@ const RENDERINGS = [
 ] as const;
 type Rendering = (typeof RENDERINGS)[number];
 
-async function readAudio(id: string, rendering: Rendering | null) {
+/** A recording as read, or rendered by sox (written to its standard output as FLAC; `-R`: the same dither every run). */
+function readAudio(id: string, rendering: Rendering | null) {
   const file = path.join(DATA, `${id}.flac`);
-  if (!rendering) return decodeAudio(fs.readFileSync(file));
-  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'kouyu-tone-')), `${id}.flac`);
-  try {
-    execFileSync('sox', [file, out, ...rendering.effects]);
-    return await decodeAudio(fs.readFileSync(out));
-  } finally {
-    fs.rmSync(path.dirname(out), { recursive: true, force: true });
-  }
+  return decodeAudio(rendering ? execFileSync('sox', ['-R', file, '-t', 'flac', '-', ...rendering.effects], { maxBuffer: 1 << 28 }) : fs.readFileSync(file));
+}
+
+/** The transcripts (id, text), read once. */
+let transcriptLines: [string, string][] | null = null;
+function transcripts(): [string, string][] {
+  transcriptLines ??= fs.readFileSync(path.join(DATA, 'transcripts.tsv'), 'utf8').trim().split('\n').map((l) => l.split('\t') as [string, string]);
+  return transcriptLines;
+}
+
+/** Utterances from the cache file when there is one, else extracted (and cached when a file is named). */
+async function cached(file: string | undefined, make: () => Promise<Utterance[]>): Promise<Utterance[]> {
+  if (file && fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, 'utf8')) as Utterance[];
+  const utts = await make();
+  if (file) fs.writeFileSync(file, JSON.stringify(utts));
+  return utts;
 }
 
 async function extract(limit: number, voice: boolean, rendering: Rendering | null = null): Promise<Utterance[]> {
   const backend = createInThreadBackend(loadConfig(process.env, REPO), { langs: ['zh'] });
   const table = syllableTable(backend.lexicon('zh'));
-  const lines = fs.readFileSync(path.join(DATA, 'transcripts.tsv'), 'utf8').trim().split('\n').slice(0, limit);
   const out: Utterance[] = [];
-  for (const [u, line] of lines.entries()) {
-    const [id, text] = line.split('\t');
+  for (const [u, [id, text]] of transcripts().slice(0, limit).entries()) {
     let zh;
     try {
       zh = analyzeZhText(text);
@@ -180,7 +186,7 @@ const TEST_VOICES = [
  * a rendering.
  */
 function samples(utts: Utterance[], voices: readonly (readonly [number, number])[] = [[1, 1]], index?: Map<string, number>, tag = ''): Sample[] {
-  const text = new Map(fs.readFileSync(path.join(DATA, 'transcripts.tsv'), 'utf8').trim().split('\n').map((l) => l.split('\t') as [string, string]));
+  const text = new Map(transcripts());
   const out: Sample[] = [];
   utts.forEach((original, i) => {
     const n = index?.get(original.id) ?? i;
@@ -302,12 +308,8 @@ const THRESHOLDS = [0.06, 0.08, 0.1, 0.12, 0.15, 0.18, 0.2, 0.25];
 async function main(): Promise<void> {
   const limit = Number(arg('--limit') ?? Infinity);
   const cache = arg('--cache');
-  let utts: Utterance[];
-  if (cache && fs.existsSync(cache)) utts = JSON.parse(fs.readFileSync(cache, 'utf8')) as Utterance[];
-  else {
-    utts = await extract(limit, process.argv.includes('--voice'));
-    if (cache) fs.writeFileSync(cache, JSON.stringify(utts));
-  }
+  const voice = process.argv.includes('--voice');
+  const utts = await cached(cache, () => extract(limit, voice));
   const augment = process.argv.includes('--no-augment') ? undefined : TRAIN_VOICES;
   const index = new Map(utts.map((u, n) => [u.id, n]));
   const rendered: { rendering: Rendering; utts: Utterance[] }[] = [];
@@ -315,12 +317,7 @@ async function main(): Promise<void> {
   if (!['train', 'test', 'none'].includes(renderings)) throw new Error('--renderings takes train (trained and measured on), test (measured on) or none');
   for (const rendering of renderings === 'none' ? [] : RENDERINGS) {
     const file = cache ? `${cache}.${rendering.name}` : undefined;
-    let r: Utterance[];
-    if (file && fs.existsSync(file)) r = JSON.parse(fs.readFileSync(file, 'utf8')) as Utterance[];
-    else {
-      r = (await extract(limit, process.argv.includes('--voice'), rendering)).filter((u) => index.has(u.id));
-      if (file) fs.writeFileSync(file, JSON.stringify(r));
-    }
+    const r = await cached(file, async () => (await extract(limit, voice, rendering)).filter((u) => index.has(u.id)));
     rendered.push({ rendering, utts: r });
   }
   const data = [...samples(utts, augment), ...(renderings === 'train' ? rendered.flatMap((r) => samples(r.utts, augment, index, `${r.rendering.name} `)) : [])];
