@@ -29,10 +29,7 @@
  * neighbours. The second stage is trained on posteriors the first could not have fitted: each
  * half of the training utterances classified by a first stage trained on the other half.
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
-import { decodeAudio } from '../src/audio/decode.js';
 import { createInThreadBackend } from '../src/acoustic/backend.js';
 import { withVoice } from '../src/acoustic/types.js';
 import { loadConfig } from '../src/config.js';
@@ -43,14 +40,8 @@ import { pitchContext, readerVoice, readingSpan, toneEvidence } from '../src/zh/
 import { RANGE_FLOOR_ST } from '../src/zh/tone/features.js';
 import { classifyTone, classifyTones, contextInput, isJudgedTone, MODEL_PATH, type ToneModel, type ToneStages } from '../src/zh/tone/classifier.js';
 import { acceptedTones } from '../src/zh/engine/sandhi.js';
-import { trainEnsemble, type TrainOptions } from './tone-mlp.js';
-
-const REPO = path.resolve(import.meta.dirname, '..');
-const DATA = path.resolve(REPO, '..', 'shared', 'data', 'zh', 'aishell-s0150');
-const arg = (name: string) => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? process.argv[i + 1] : undefined;
-};
+import { trainEnsemble, type TrainOptions } from './mlp-ensemble.js';
+import { arg, cached, readAudio, RENDERINGS, REPO, transcripts, type Rendering } from './s0150.js';
 
 interface Utterance {
   id: string;
@@ -61,40 +52,6 @@ interface Utterance {
   levelDb: number[];
   medianHz: number;
   rangeSt: number;
-}
-
-/**
- * The speaker's recordings rendered as other voices with sox (`--renderings`): pitch and
- * formants together 3 semitones higher and read 10% faster, or 2.5 semitones lower and 10%
- * slower, as in docs/acoustic.md, "Speaker normalisation". Unlike the feature variants below, a
- * rendering is aligned and pitch-tracked anew, so the model also sees how alignment and pitch
- * tracking come out for a voice the acoustic model fits less well.
- */
-const RENDERINGS = [
-  { name: 'higher', effects: ['pitch', '300', 'tempo', '1.1'] },
-  { name: 'lower', effects: ['pitch', '-250', 'tempo', '0.9'] },
-] as const;
-type Rendering = (typeof RENDERINGS)[number];
-
-/** A recording as read, or rendered by sox (written to its standard output as FLAC; `-R`: the same dither every run). */
-function readAudio(id: string, rendering: Rendering | null) {
-  const file = path.join(DATA, `${id}.flac`);
-  return decodeAudio(rendering ? execFileSync('sox', ['-R', file, '-t', 'flac', '-', ...rendering.effects], { maxBuffer: 1 << 28 }) : fs.readFileSync(file));
-}
-
-/** The transcripts (id, text), read once. */
-let transcriptLines: [string, string][] | null = null;
-function transcripts(): [string, string][] {
-  transcriptLines ??= fs.readFileSync(path.join(DATA, 'transcripts.tsv'), 'utf8').trim().split('\n').map((l) => l.split('\t') as [string, string]);
-  return transcriptLines;
-}
-
-/** Utterances from the cache file when there is one, else extracted (and cached when a file is named). */
-async function cached(file: string | undefined, make: () => Promise<Utterance[]>): Promise<Utterance[]> {
-  if (file && fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, 'utf8')) as Utterance[];
-  const utts = await make();
-  if (file) fs.writeFileSync(file, JSON.stringify(utts));
-  return utts;
 }
 
 async function extract(limit: number, voice: boolean, rendering: Rendering | null = null): Promise<Utterance[]> {
@@ -309,7 +266,7 @@ async function main(): Promise<void> {
   const limit = Number(arg('--limit') ?? Infinity);
   const cache = arg('--cache');
   const voice = process.argv.includes('--voice');
-  const utts = await cached(cache, () => extract(limit, voice));
+  const utts = await cached<Utterance>(cache, () => extract(limit, voice));
   const augment = process.argv.includes('--no-augment') ? undefined : TRAIN_VOICES;
   const index = new Map(utts.map((u, n) => [u.id, n]));
   const rendered: { rendering: Rendering; utts: Utterance[] }[] = [];

@@ -26,6 +26,8 @@ import { compete, findInsertion, insertedFrames, presence, recoverSkipped, type 
 import { acceptInsertion, CALIBRATION, gopScore, judgeTone, pronunciationScore, substitutionThreshold } from './judge.js';
 import { placeSkipped } from './placement.js';
 import { otherPlaceSibilants } from './sibilants.js';
+import { otherInitials } from './initials.js';
+import { loadInitialModel, type InitialModel } from '../initial/classifier.js';
 import { energyDb, prosody, type TimedSyllable } from './prosody.js';
 import { acceptedTones, judgedTones } from './sandhi.js';
 import { syllableTable, type SyllableTable } from './syllables.js';
@@ -39,11 +41,12 @@ export interface MandarinEngine {
   assess(config: EvaluationConfig, audio: DecodedAudio): Promise<Assessment>;
 }
 
-export async function createMandarinEngine(deps: { backend: AcousticBackend; modelsDir: string; toneModel?: string }): Promise<MandarinEngine> {
+/** `toneModel` and `initialModel` name other model files than the shipped ones (tools measure held-out halves with them). */
+export async function createMandarinEngine(deps: { backend: AcousticBackend; modelsDir: string; toneModel?: string; initialModel?: string }): Promise<MandarinEngine> {
   const table = syllableTable(deps.backend.lexicon('zh'));
-  const tone = loadToneModel(deps.toneModel);
-  const versions = { kernel: KERNEL_VERSION, resource: `pocketsphinx-zh-tdt_sc_8k+${tone.version}` };
-  return { assess: (config, audio) => assess(deps.backend, table, tone, versions, config, audio) };
+  const models = { tone: loadToneModel(deps.toneModel), initial: loadInitialModel(deps.initialModel) };
+  const versions = { kernel: KERNEL_VERSION, resource: `pocketsphinx-zh-tdt_sc_8k+${models.tone.version}+${models.initial.version}` };
+  return { assess: (config, audio) => assess(deps.backend, table, models, versions, config, audio) };
 }
 
 /** Validates the request's text side and analyses it (throws 40001). */
@@ -58,11 +61,12 @@ export function analyzeRequestText(config: EvaluationConfig): ZhText {
 async function assess(
   shared: AcousticBackend,
   table: SyllableTable,
-  model: ToneModel,
+  models: { tone: ToneModel; initial: InitialModel },
   versions: { kernel: string; resource: string },
   config: EvaluationConfig,
   audio: DecodedAudio,
 ): Promise<Assessment> {
+  const model = models.tone;
   const text = analyzeRequestText(config);
   // Every pass decodes with the front end normalised for the reader's voice (acoustic/sphinx/vtln.ts).
   const backend = withVoice(shared, readerVoice(audio.pcm, audio.sampleRate));
@@ -85,6 +89,7 @@ async function assess(
       comps[m.aligned] = null;
     }
   }
+  if (al.ok) judgeInitials(audio, table, models.initial, al.syllables, labels, heardLabels, comps, fixedChars, config.slack);
   if (al.ok) judgeSibilantPlace(audio, table, al.syllables, labels, heardLabels, comps, config.slack);
   const insertions = al.ok ? await insertionsOf(backend, table, audio.pcm, al, heardLabels, config.slack) : [];
   const ctx = al.ok ? pitch(al.syllables) : null;
@@ -138,7 +143,38 @@ function judgeSibilantPlace(
   const found = otherPlaceSibilants(audio.pcm, table, syllables, labels, slack);
   // Narrowband speech has no noise above 4 kHz to judge (asked only when there is a finding).
   if (found.size === 0 || !isWideband(audio)) return;
+  markHeard(found, heardLabels, comps, substitutionThreshold(slack));
+}
+
+/**
+ * Initials heard as another initial (initials.ts), on wideband speech: a character the
+ * competition left as read, and not put back by the second look (`fixed`: reduced, or another
+ * syllable already), is judged substituted when the initial classifier does not hear its
+ * initial, with the syllable of the initial it hears.
+ */
+function judgeInitials(
+  audio: DecodedAudio,
+  table: SyllableTable,
+  model: InitialModel,
+  syllables: readonly (AlignedSyllable | null)[],
+  labels: readonly string[],
+  heardLabels: string[],
+  comps: (Competition | null)[],
+  fixed: ReadonlySet<number>,
+  slack: number,
+): void {
+  if (!isWideband(audio)) return;
   const threshold = substitutionThreshold(slack);
+  const judge = (k: number) => !fixed.has(k) && (comps[k]?.evidence ?? 0) <= threshold;
+  markHeard(otherInitials(audio.pcm, table, model, syllables, labels, judge, slack), heardLabels, comps, threshold);
+}
+
+/**
+ * Characters a check beside the competition found read as another syllable: judged
+ * substituted with that syllable heard, as strongly as a character put back as another
+ * syllable (twice the substitution threshold), unless the competition judged them already.
+ */
+function markHeard(found: ReadonlyMap<number, string>, heardLabels: string[], comps: (Competition | null)[], threshold: number): void {
   for (const [k, heard] of found) {
     if ((comps[k]?.evidence ?? 0) > threshold) continue;
     comps[k] = { heard, evidence: 2 * threshold };

@@ -1,14 +1,15 @@
 /**
- * Training of the tone classifier (src/zh/tone/classifier.ts): an ensemble of perceptrons, one
+ * Training of the Mandarin engine's small classifiers (src/zh/ensemble.ts: the tones of
+ * src/zh/tone, the initials of src/zh/initial): an ensemble of perceptrons, one
  * per fold of the utterances, each trained on the other folds and stopped early when its own
  * fold's cross-entropy stops falling (so the members differ in data as well as initialisation,
  * and the stopping point is never chosen on the data a figure is reported on). Each member:
  * cross-entropy, Adam (Kingma & Ba 2015) on mini-batches, L2 weight decay, seeded
  * initialisation and shuffling. Weights are rounded to 4 decimals so model.json stays small.
  */
-import { netForward, standardised, type ToneEnsemble, type ToneNet } from '../src/zh/tone/classifier.js';
+import { netForward, standardised, type Ensemble, type Net } from '../src/zh/ensemble.js';
 
-export type Weights = ToneEnsemble;
+export type Weights = Ensemble;
 export interface Example {
   x: number[];
   y: number;
@@ -27,6 +28,8 @@ export interface TrainOptions {
   l2?: number;
   /** Epochs without a better fold loss before a member stops. */
   patience?: number;
+  /** Classes (default 4: the tones). */
+  classes?: number;
 }
 
 function rng(seed: number): () => number {
@@ -49,13 +52,13 @@ function standardise(xs: number[][]): { mean: number[]; std: number[] } {
 }
 
 const round = (v: number) => Math.round(v * 1e4) / 1e4;
-const copy = (n: ToneNet): ToneNet => ({ w1: n.w1.map((w) => [...w]), b1: [...n.b1], w2: n.w2.map((w) => [...w]), b2: [...n.b2] });
+const copy = (n: Net): Net => ({ w1: n.w1.map((w) => [...w]), b1: [...n.b1], w2: n.w2.map((w) => [...w]), b2: [...n.b2] });
 
 export function trainEnsemble(data: Example[], o: TrainOptions): Weights {
   const { mean, std } = standardise(data.map((s) => s.x));
   const rank = new Map([...new Set(data.map((s) => s.utt))].map((u, i) => [u, i]));
   const z = data.map((s) => ({ z: standardised({ mean, std }, s.x), y: s.y, fold: rank.get(s.utt)! % o.folds }));
-  const nets: ToneNet[] = [];
+  const nets: Net[] = [];
   for (let f = 0; f < o.folds; f++) {
     nets.push(
       trainNet(
@@ -71,21 +74,21 @@ export function trainEnsemble(data: Example[], o: TrainOptions): Weights {
 
 type Standardised = { z: Float64Array; y: number };
 
-function loss(net: ToneNet, data: Standardised[]): number {
+function loss(net: Net, data: Standardised[]): number {
   let sum = 0;
   for (const s of data) sum -= Math.log(Math.max(1e-9, netForward(net, s.z).probs[s.y]));
   return sum / data.length;
 }
 
-function trainNet(train: Standardised[], stop: Standardised[], o: TrainOptions, seed: number): ToneNet {
+function trainNet(train: Standardised[], stop: Standardised[], o: TrainOptions, seed: number): Net {
   const rand = rng(seed);
   const d = train[0].z.length;
   const H = o.hidden;
-  const C = 4;
+  const C = o.classes ?? 4;
   const rate = o.rate ?? 0.01;
   const l2 = o.l2 ?? 1e-4;
   const init = (n: number, fan: number) => Array.from({ length: n }, () => (rand() * 2 - 1) * Math.sqrt(3 / fan));
-  const net: ToneNet = { w1: Array.from({ length: H }, () => init(d, d)), b1: new Array(H).fill(0), w2: Array.from({ length: C }, () => init(H, H)), b2: new Array(C).fill(0) };
+  const net: Net = { w1: Array.from({ length: H }, () => init(d, d)), b1: new Array(H).fill(0), w2: Array.from({ length: C }, () => init(H, H)), b2: new Array(C).fill(0) };
   const params = [...net.w1, net.b1, ...net.w2, net.b2];
   const adam = params.map((p) => ({ m: new Float64Array(p.length), v: new Float64Array(p.length) }));
   let t = 0;
@@ -118,7 +121,7 @@ function trainNet(train: Standardised[], stop: Standardised[], o: TrainOptions, 
   return best.net;
 }
 
-function backprop(net: ToneNet, s: Standardised, grads: Float64Array[], H: number, C: number): void {
+function backprop(net: Net, s: Standardised, grads: Float64Array[], H: number, C: number): void {
   const { hidden, probs } = netForward(net, s.z);
   const dOut = Array.from(probs, (p, c) => p - (c === s.y ? 1 : 0));
   const dHidden = new Float64Array(H);

@@ -1,0 +1,121 @@
+/**
+ * What a syllable's onset sounds like, for telling its initial (b, p, zh, x, none, ...): the
+ * log mel spectrum over the whole band of 16 kHz speech, 100 Hz to 8 kHz. The acoustic model
+ * hears only up to 4 kHz (it was trained on 8 kHz speech), where most of what separates
+ * fricatives and affricates lies above (docs/mandarin-engine.md, "Initials heard").
+ *
+ * Each 10 ms frame (a 25 ms Hann window from the frame's start, 512-point FFT) gives MEL_BANDS
+ * log energies, minus the recording's mean of each band (the channel and, in part, the voice).
+ * An onset is the initial's aligned frames (the first phone; for a syllable of one phone, its
+ * first ONSET_FRAMES frames) in thirds, with the frames just before and just after it (a
+ * closure, a burst, the formant transitions into the final) and its length.
+ */
+import { fft } from '../../dsp/fft.js';
+import { SAMPLES_PER_FRAME } from '../../acoustic/types.js';
+
+export const MEL_BANDS = 30;
+const SAMPLE_RATE = 16000;
+const FFT_SIZE = 512;
+const WINDOW_SAMPLES = 400;
+const LOW_HZ = 100;
+const HIGH_HZ = 8000;
+/** Frames before and after the onset that are read with it. */
+const CONTEXT_FRAMES = 3;
+/** Onset of a syllable aligned as one phone (a final alone). */
+const ONSET_FRAMES = 4;
+/** log of this added to each band's energy: silence of digital zeros stays finite. */
+const ENERGY_FLOOR = 1e-2;
+
+const WINDOW = Float64Array.from({ length: WINDOW_SAMPLES }, (_, t) => 0.5 - 0.5 * Math.cos((2 * Math.PI * t) / (WINDOW_SAMPLES - 1)));
+const mel = (hz: number) => 2595 * Math.log10(1 + hz / 700);
+const hzOfMel = (m: number) => 700 * (10 ** (m / 2595) - 1);
+
+/**
+ * Frequency warp for training on other vocal tract lengths (vocal tract length perturbation,
+ * Jaitly & Hinton 2013): f × warp, bent above 4.8 kHz so the band's edge stays at Nyquist.
+ */
+function warped(hz: number, warp: number): number {
+  const nyquist = SAMPLE_RATE / 2;
+  const knee = 4800;
+  const bend = (knee * Math.min(warp, 1)) / warp;
+  return hz <= bend ? hz * warp : nyquist - ((nyquist - knee * Math.min(warp, 1)) / (nyquist - bend)) * (nyquist - hz);
+}
+
+/** Triangular mel filters as (bin, weight) lists, per warp. */
+const filterCache = new Map<number, { bin: number; weight: number }[][]>();
+function filters(warp: number): { bin: number; weight: number }[][] {
+  const hit = filterCache.get(warp);
+  if (hit) return hit;
+  const edges = Array.from({ length: MEL_BANDS + 2 }, (_, i) => hzOfMel(mel(LOW_HZ) + ((mel(HIGH_HZ) - mel(LOW_HZ)) * i) / (MEL_BANDS + 1)));
+  const out = Array.from({ length: MEL_BANDS }, (_, b) => {
+    const list: { bin: number; weight: number }[] = [];
+    for (let k = 1; k < FFT_SIZE / 2; k++) {
+      const hz = warped((k * SAMPLE_RATE) / FFT_SIZE, warp);
+      const [lo, mid, hi] = [edges[b], edges[b + 1], edges[b + 2]];
+      if (hz <= lo || hz >= hi) continue;
+      list.push({ bin: k, weight: hz <= mid ? (hz - lo) / (mid - lo) : (hi - hz) / (hi - mid) });
+    }
+    return list;
+  });
+  filterCache.set(warp, out);
+  return out;
+}
+
+/** Log mel spectra of 16 kHz audio, one per 10 ms frame, each band less its mean over the recording. */
+export function melSpectra(pcm: Int16Array, warp = 1): Float32Array[] {
+  const bank = filters(warp);
+  const n = Math.floor(pcm.length / SAMPLES_PER_FRAME);
+  const re = new Float64Array(FFT_SIZE);
+  const im = new Float64Array(FFT_SIZE);
+  const power = new Float64Array(FFT_SIZE / 2);
+  const mean = new Float64Array(MEL_BANDS);
+  const out: Float32Array[] = [];
+  for (let f = 0; f < n; f++) {
+    re.fill(0);
+    im.fill(0);
+    const off = f * SAMPLES_PER_FRAME;
+    for (let t = 0; t < WINDOW_SAMPLES && off + t < pcm.length; t++) re[t] = pcm[off + t] * WINDOW[t];
+    fft(re, im);
+    for (let k = 0; k < power.length; k++) power[k] = re[k] * re[k] + im[k] * im[k];
+    const v = new Float32Array(MEL_BANDS);
+    bank.forEach((list, b) => {
+      let e = ENERGY_FLOOR;
+      for (const { bin, weight } of list) e += weight * power[bin];
+      v[b] = Math.log(e);
+      mean[b] += v[b] / n;
+    });
+    out.push(v);
+  }
+  for (const v of out) for (let b = 0; b < MEL_BANDS; b++) v[b] -= mean[b];
+  return out;
+}
+
+/** Mean spectrum of frames [start, end) (at least one frame, clipped to the recording). */
+function meanOf(spectra: readonly Float32Array[], start: number, end: number): number[] {
+  const a = Math.min(Math.max(0, start), spectra.length - 1);
+  const b = Math.min(spectra.length, Math.max(a + 1, end));
+  const v = new Array<number>(MEL_BANDS).fill(0);
+  for (let f = a; f < b; f++) for (let i = 0; i < MEL_BANDS; i++) v[i] += spectra[f][i] / (b - a);
+  return v;
+}
+
+/** The onset's frames: the first phone of a syllable of two or more, else the first ONSET_FRAMES. */
+export function onsetSpan(phones: readonly { startFrame: number; endFrame: number }[]): { startFrame: number; endFrame: number } {
+  const first = phones[0];
+  return { startFrame: first.startFrame, endFrame: phones.length >= 2 ? first.endFrame : Math.min(first.endFrame, first.startFrame + ONSET_FRAMES) };
+}
+
+/** The onset's features (5 × MEL_BANDS + 1); null when the recording has no frames. */
+export function onsetFeatures(spectra: readonly Float32Array[], phones: readonly { startFrame: number; endFrame: number }[]): number[] | null {
+  if (spectra.length === 0 || phones.length === 0) return null;
+  const { startFrame: s, endFrame: e } = onsetSpan(phones);
+  const third = (e - s) / 3;
+  return [
+    ...meanOf(spectra, s - CONTEXT_FRAMES, s),
+    ...meanOf(spectra, s, Math.round(s + third)),
+    ...meanOf(spectra, Math.round(s + third), Math.round(s + 2 * third)),
+    ...meanOf(spectra, Math.round(s + 2 * third), e),
+    ...meanOf(spectra, e, e + CONTEXT_FRAMES),
+    Math.log(Math.max(1, e - s)),
+  ];
+}
