@@ -20,6 +20,8 @@ import { syllableTable } from '../src/zh/engine/syllables.js';
 import { analyzeZhText } from '../src/zh/engine/text.js';
 import { classifyTone, loadToneModel } from '../src/zh/tone/classifier.js';
 import { pitchContext, readingSpan, toneEvidence } from '../src/zh/tone/extract.js';
+import { otherParts } from '../src/zh/engine/parts.js';
+import { loadPartModel } from '../src/zh/parts/classifier.js';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 const DATA = path.resolve(REPO, '..', 'shared', 'data', 'zh', 'aishell-s0150');
@@ -65,6 +67,7 @@ async function main(): Promise<void> {
   const engine = await createMandarinEngine({ backend, modelsDir: path.join(REPO, 'models') });
   const table = syllableTable(backend.lexicon('zh'));
   const model = loadToneModel();
+  const partModels = { initial: loadPartModel('initial'), final: loadPartModel('final') };
   const lines = fs.readFileSync(path.join(DATA, 'transcripts.tsv'), 'utf8').trim().split('\n').map((l) => l.split('\t'));
   const picked: { text: string; audio: DecodedAudio }[] = [];
   for (const [id, text] of lines.slice(100)) {
@@ -73,7 +76,7 @@ async function main(): Promise<void> {
     const audio = await decodeAudio(fs.readFileSync(path.join(DATA, `${id}.flac`)));
     if (audio.durationSec >= 4.5 && audio.durationSec <= 5.5) picked.push({ text, audio });
   }
-  const stages: Record<string, number[]> = { align: [], compete: [], insertion: [], tone: [], total: [] };
+  const stages: Record<string, number[]> = { align: [], compete: [], insertion: [], tone: [], parts: [], total: [] };
   for (const [n, { text, audio }] of picked.entries()) {
     const config = parseEvaluationConfig({ coreType: 'sentence', language: 'zh-CN', referenceText: text });
     const zh = analyzeZhText(text);
@@ -82,12 +85,15 @@ async function main(): Promise<void> {
     const [, tComp] = await cpuMs(() => competeAll(backend, table, audio.pcm, al, [...labels], 0));
     const [, tIns] = await cpuMs(() => insertionsOf(backend, table, audio.pcm, al, labels));
     const [, tTone] = await cpuMs(async () => toneEvidence(pitchContext(audio.pcm, 16000, readingSpan(al.syllables)), al.syllables, zh.read.map((r) => zh.tokens[r].sandhiTone)).features.map((f) => (f ? classifyTone(model, f) : null)));
+    // The initial and final classifiers over every aligned character (the engine asks only for those the competition left as read).
+    const [, tParts] = await cpuMs(async () => otherParts(audio.pcm, table, partModels, al.syllables, labels, () => true));
     const [, tTotal] = await cpuMs(async () => presentReadAloud(await engine.assess(config, audio), config));
     if (n === 0) continue; // warm-up
     stages.align.push(tAlign);
     stages.compete.push(tComp);
     stages.insertion.push(tIns);
     stages.tone.push(tTone);
+    stages.parts.push(tParts);
     stages.total.push(tTotal);
   }
   const out: Record<string, number> = { sentences: stages.total.length };

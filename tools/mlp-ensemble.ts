@@ -1,6 +1,6 @@
 /**
  * Training of the Mandarin engine's small classifiers (src/zh/ensemble.ts: the tones of
- * src/zh/tone, the initials of src/zh/initial): an ensemble of perceptrons, one
+ * src/zh/tone, the initials and finals of src/zh/parts): an ensemble of perceptrons, one
  * per fold of the utterances, each trained on the other folds and stopped early when its own
  * fold's cross-entropy stops falling (so the members differ in data as well as initialisation,
  * and the stopping point is never chosen on the data a figure is reported on). Each member:

@@ -1,6 +1,6 @@
 /**
  * The native Mandarin training speech of the engine's classifiers (tools/train-tone-zh.ts,
- * tools/train-initial-zh.ts): AISHELL speaker S0150 in ../shared/data/zh/aishell-s0150, its
+ * tools/train-part-zh.ts): AISHELL speaker S0150 in ../shared/data/zh/aishell-s0150, its
  * transcripts, and its recordings rendered by sox as other voices.
  */
 import { execFileSync } from 'node:child_process';

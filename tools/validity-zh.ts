@@ -11,8 +11,9 @@
  *            always, so each case is the one a full run makes), --misses (list the omission
  *            cases whose added characters were not reported skipped), --tone-model FILE (another
  *            tone model, e.g. one trained on half the utterances: tools/train-tone-zh.ts
- *            --held-out-model), --initial-model FILE (another initial classifier, likewise
- *            tools/train-initial-zh.ts --held-out-model)
+ *            --held-out-model), --initial-model FILE and --final-model FILE (other
+ *            classifiers of the syllable's parts, likewise: tools/train-part-zh.ts
+ *            --held-out-model)
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -40,6 +41,7 @@ const ONLY = new Set(arg('--only')?.split(',') ?? MEASURES);
 const MISSES = process.argv.includes('--misses');
 const TONE_MODEL = arg('--tone-model');
 const INITIAL_MODEL = arg('--initial-model');
+const FINAL_MODEL = arg('--final-model');
 
 type Word = { word: string; readType: number; readStatus: string; charType: number; scores: { overall: number } };
 
@@ -78,7 +80,7 @@ function utterances(): { id: string; text: string }[] {
 async function main(): Promise<void> {
   const t0 = Date.now();
   const backend = createInThreadBackend(loadConfig(process.env, REPO), { langs: ['zh'] });
-  const engine = await createMandarinEngine({ backend, modelsDir: path.join(REPO, 'models'), toneModel: TONE_MODEL, initialModel: INITIAL_MODEL });
+  const engine = await createMandarinEngine({ backend, modelsDir: path.join(REPO, 'models'), toneModel: TONE_MODEL, initialModel: INITIAL_MODEL, finalModel: FINAL_MODEL });
   const table: SyllableTable = syllableTable(backend.lexicon('zh'));
   const list = utterances();
   const r = rng(SEED);

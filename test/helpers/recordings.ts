@@ -3,7 +3,8 @@
  * would upload (decoded and re-encoded by the service's own audio code), with their text.
  */
 import fs from 'node:fs';
-import { decodeAudio } from '../../src/audio/decode.js';
+import { decodeAudio, type DecodedAudio } from '../../src/audio/decode.js';
+import { floatToInt16, resample } from '../../src/audio/resample.js';
 import { wavBuffer } from '../../src/audio/encode.js';
 import { aishellFile, aishellTranscripts, librivox } from '../acoustic/speech.js';
 
@@ -37,4 +38,10 @@ export function mandarinRecording(minChars = 6): Promise<Recording> {
   const sentence = aishellTranscripts().find((s) => [...s.text].length >= minChars);
   if (!sentence) throw new Error(`no AISHELL sentence of ${minChars} characters`);
   return load(aishellFile(sentence.id), sentence.text);
+}
+
+/** The same 16 kHz recording through a telephone band: 8 kHz and back to 16 kHz. */
+export function narrowband(a: DecodedAudio): DecodedAudio {
+  const f = Float32Array.from(a.pcm, (v) => v / 32768);
+  return { ...a, pcm: floatToInt16(resample(resample(f, 16000, 8000), 8000, 16000)) };
 }

@@ -8,13 +8,13 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { decodeAudio, type DecodedAudio } from '../../src/audio/decode.js';
-import { floatToInt16, resample } from '../../src/audio/resample.js';
 import type { AcousticBackend } from '../../src/acoustic/types.js';
 import { createInThreadBackend } from '../../src/acoustic/backend.js';
 import { parseEvaluationConfig } from '../../src/evaluation/config.js';
 import { createMandarinEngine, type MandarinEngine } from '../../src/zh/engine/engine.js';
 import { SIBILANT_TILT, sibilantTilt } from '../../src/zh/engine/sibilants.js';
 import { REPO_ROOT, SHARED_DATA_DIR, testConfig } from '../helpers/app.js';
+import { narrowband } from '../helpers/recordings.js';
 
 const ID = 'BAC009S0150W0163';
 const TEXT = '这正是三点三零新政后';
@@ -41,11 +41,6 @@ after(() => backend.close());
 const assess = (a: DecodedAudio, refPinyin?: string, text = TEXT) =>
   engine.assess(parseEvaluationConfig({ coreType: 'sentence', language: 'zh-CN', referenceText: text, ...(refPinyin ? { refPinyin } : {}) }), a);
 
-/** The same recording through a telephone band: 8 kHz and back to 16 kHz. */
-function narrowband(a: DecodedAudio): DecodedAudio {
-  const f = Float32Array.from(a.pcm, (v) => v / 32768);
-  return { ...a, pcm: floatToInt16(resample(resample(f, 16000, 8000), 8000, 16000)) };
-}
 
 test('an s carries its noise above 6 kHz, an sh below 4 kHz: the tilts of the aligned initials lie beyond both thresholds', async () => {
   const a = await assess(audio);

@@ -26,8 +26,8 @@ import { compete, findInsertion, insertedFrames, presence, recoverSkipped, type 
 import { acceptInsertion, CALIBRATION, gopScore, judgeTone, pronunciationScore, substitutionThreshold } from './judge.js';
 import { placeSkipped } from './placement.js';
 import { otherPlaceSibilants } from './sibilants.js';
-import { otherInitials } from './initials.js';
-import { loadInitialModel, type InitialModel } from '../initial/classifier.js';
+import { otherParts, type PartModels } from './parts.js';
+import { loadPartModel } from '../parts/classifier.js';
 import { energyDb, prosody, type TimedSyllable } from './prosody.js';
 import { acceptedTones, judgedTones } from './sandhi.js';
 import { syllableTable, type SyllableTable } from './syllables.js';
@@ -41,11 +41,11 @@ export interface MandarinEngine {
   assess(config: EvaluationConfig, audio: DecodedAudio): Promise<Assessment>;
 }
 
-/** `toneModel` and `initialModel` name other model files than the shipped ones (tools measure held-out halves with them). */
-export async function createMandarinEngine(deps: { backend: AcousticBackend; modelsDir: string; toneModel?: string; initialModel?: string }): Promise<MandarinEngine> {
+/** `toneModel`, `initialModel` and `finalModel` name other model files than the shipped ones (tools measure held-out halves with them). */
+export async function createMandarinEngine(deps: { backend: AcousticBackend; modelsDir: string; toneModel?: string; initialModel?: string; finalModel?: string }): Promise<MandarinEngine> {
   const table = syllableTable(deps.backend.lexicon('zh'));
-  const models = { tone: loadToneModel(deps.toneModel), initial: loadInitialModel(deps.initialModel) };
-  const versions = { kernel: KERNEL_VERSION, resource: `pocketsphinx-zh-tdt_sc_8k+${models.tone.version}+${models.initial.version}` };
+  const models = { tone: loadToneModel(deps.toneModel), parts: { initial: loadPartModel('initial', deps.initialModel), final: loadPartModel('final', deps.finalModel) } };
+  const versions = { kernel: KERNEL_VERSION, resource: `pocketsphinx-zh-tdt_sc_8k+${models.tone.version}+${models.parts.initial.version}+${models.parts.final.version}` };
   return { assess: (config, audio) => assess(deps.backend, table, models, versions, config, audio) };
 }
 
@@ -61,7 +61,7 @@ export function analyzeRequestText(config: EvaluationConfig): ZhText {
 async function assess(
   shared: AcousticBackend,
   table: SyllableTable,
-  models: { tone: ToneModel; initial: InitialModel },
+  models: { tone: ToneModel; parts: PartModels },
   versions: { kernel: string; resource: string },
   config: EvaluationConfig,
   audio: DecodedAudio,
@@ -89,7 +89,7 @@ async function assess(
       comps[m.aligned] = null;
     }
   }
-  if (al.ok) judgeInitials(audio, table, models.initial, al.syllables, labels, heardLabels, comps, fixedChars, config.slack);
+  if (al.ok) judgeParts(audio, table, models.parts, al.syllables, labels, heardLabels, comps, fixedChars, config.slack);
   if (al.ok) judgeSibilantPlace(audio, table, al.syllables, labels, heardLabels, comps, config.slack);
   const insertions = al.ok ? await insertionsOf(backend, table, audio.pcm, al, heardLabels, config.slack) : [];
   const ctx = al.ok ? pitch(al.syllables) : null;
@@ -147,15 +147,15 @@ function judgeSibilantPlace(
 }
 
 /**
- * Initials heard as another initial (initials.ts), on wideband speech: a character the
+ * Initials and finals heard as others (parts.ts), on wideband speech: a character the
  * competition left as read, and not put back by the second look (`fixed`: reduced, or another
- * syllable already), is judged substituted when the initial classifier does not hear its
- * initial, with the syllable of the initial it hears.
+ * syllable already), is judged substituted when the classifiers do not hear its initial or its
+ * final, with the syllable they hear.
  */
-function judgeInitials(
+function judgeParts(
   audio: DecodedAudio,
   table: SyllableTable,
-  model: InitialModel,
+  models: PartModels,
   syllables: readonly (AlignedSyllable | null)[],
   labels: readonly string[],
   heardLabels: string[],
@@ -166,7 +166,7 @@ function judgeInitials(
   if (!isWideband(audio)) return;
   const threshold = substitutionThreshold(slack);
   const judge = (k: number) => !fixed.has(k) && (comps[k]?.evidence ?? 0) <= threshold;
-  markHeard(otherInitials(audio.pcm, table, model, syllables, labels, judge, slack), heardLabels, comps, threshold);
+  markHeard(otherParts(audio.pcm, table, models, syllables, labels, judge, slack), heardLabels, comps, threshold);
 }
 
 /**

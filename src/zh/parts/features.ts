@@ -1,14 +1,16 @@
 /**
- * What a syllable's onset sounds like, for telling its initial (b, p, zh, x, none, ...): the
- * log mel spectrum over the whole band of 16 kHz speech, 100 Hz to 8 kHz. The acoustic model
- * hears only up to 4 kHz (it was trained on 8 kHz speech), where most of what separates
- * fricatives and affricates lies above (docs/mandarin-engine.md, "Initials heard").
+ * What the parts of a syllable sound like, for telling its initial (b, p, zh, x, none, ...) and
+ * its final (an, ang, iu, ...): the log mel spectrum over the whole band of 16 kHz speech, 100 Hz
+ * to 8 kHz. The acoustic model hears only up to 4 kHz (it was trained on 8 kHz speech), and much
+ * of what separates fricatives and affricates lies above (docs/mandarin-engine.md, "Initials and
+ * finals heard from the whole band").
  *
  * Each 10 ms frame (a 25 ms Hann window from the frame's start, 512-point FFT) gives MEL_BANDS
  * log energies, minus the recording's mean of each band (the channel and, in part, the voice).
- * An onset is the initial's aligned frames (the first phone; for a syllable of one phone, its
- * first ONSET_FRAMES frames) in thirds, with the frames just before and just after it (a
- * closure, a burst, the formant transitions into the final) and its length.
+ * A part is its aligned frames in thirds, with the frames just before and just after it (a
+ * closure, a burst, the transitions between initial and final) and its length. The initial is
+ * the syllable's first phone (for a syllable of one phone, its first ONSET_FRAMES frames), the
+ * final its last phone.
  */
 import { fft } from '../../dsp/fft.js';
 import { SAMPLES_PER_FRAME } from '../../acoustic/types.js';
@@ -19,7 +21,7 @@ const FFT_SIZE = 512;
 const WINDOW_SAMPLES = 400;
 const LOW_HZ = 100;
 const HIGH_HZ = 8000;
-/** Frames before and after the onset that are read with it. */
+/** Frames before and after a part that are read with it. */
 const CONTEXT_FRAMES = 3;
 /** Onset of a syllable aligned as one phone (a final alone). */
 const ONSET_FRAMES = 4;
@@ -99,16 +101,20 @@ function meanOf(spectra: readonly Float32Array[], start: number, end: number): n
   return v;
 }
 
-/** The onset's frames: the first phone of a syllable of two or more, else the first ONSET_FRAMES. */
-export function onsetSpan(phones: readonly { startFrame: number; endFrame: number }[]): { startFrame: number; endFrame: number } {
+/** The parts of a syllable the classifiers judge. */
+export type SyllablePart = 'initial' | 'final';
+
+/** A part's frames: see the file comment. */
+export function partSpan(phones: readonly { startFrame: number; endFrame: number }[], part: SyllablePart): { startFrame: number; endFrame: number } {
+  if (part === 'final') return phones[phones.length - 1];
   const first = phones[0];
   return { startFrame: first.startFrame, endFrame: phones.length >= 2 ? first.endFrame : Math.min(first.endFrame, first.startFrame + ONSET_FRAMES) };
 }
 
-/** The onset's features (5 × MEL_BANDS + 1); null when the recording has no frames. */
-export function onsetFeatures(spectra: readonly Float32Array[], phones: readonly { startFrame: number; endFrame: number }[]): number[] | null {
+/** A part's features (5 × MEL_BANDS + 1); null when the recording has no frames. */
+export function partFeatures(spectra: readonly Float32Array[], phones: readonly { startFrame: number; endFrame: number }[], part: SyllablePart): number[] | null {
   if (spectra.length === 0 || phones.length === 0) return null;
-  const { startFrame: s, endFrame: e } = onsetSpan(phones);
+  const { startFrame: s, endFrame: e } = partSpan(phones, part);
   const third = (e - s) / 3;
   return [
     ...meanOf(spectra, s - CONTEXT_FRAMES, s),
