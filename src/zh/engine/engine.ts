@@ -26,7 +26,7 @@ import { compete, findInsertion, insertedFrames, presence, recoverSkipped, type 
 import { acceptInsertion, CALIBRATION, gopScore, judgeTone, pronunciationScore, substitutionThreshold } from './judge.js';
 import { placeSkipped } from './placement.js';
 import { otherPlaceSibilants } from './sibilants.js';
-import { otherParts, type PartModels } from './parts.js';
+import { PART_SUPPORT, partsHeard, type PartModels } from './parts.js';
 import { loadPartModel } from '../parts/classifier.js';
 import { energyDb, prosody, type TimedSyllable } from './prosody.js';
 import { acceptedTones, judgedTones } from './sandhi.js';
@@ -147,10 +147,11 @@ function judgeSibilantPlace(
 }
 
 /**
- * Initials and finals heard as others (parts.ts), on wideband speech: a character the
- * competition left as read, and not put back by the second look (`fixed`: reduced, or another
- * syllable already), is judged substituted when the classifiers do not hear its initial or its
- * final, with the syllable they hear.
+ * Initials and finals heard from the whole band (parts.ts), on wideband speech, for characters
+ * not put back by the second look (`fixed`: reduced, or another syllable already): one the
+ * competition judged substituted is kept as read when the classifiers hear both its expected
+ * parts well (PART_SUPPORT); one it left as read is judged substituted when they do not hear one
+ * of them, with the syllable they hear.
  */
 function judgeParts(
   audio: DecodedAudio,
@@ -165,8 +166,16 @@ function judgeParts(
 ): void {
   if (!isWideband(audio)) return;
   const threshold = substitutionThreshold(slack);
-  const judge = (k: number) => !fixed.has(k) && (comps[k]?.evidence ?? 0) <= threshold;
-  markHeard(otherParts(audio.pcm, table, models, syllables, labels, judge, slack), heardLabels, comps, threshold);
+  const others = new Map<number, string>();
+  for (const [k, h] of partsHeard(audio.pcm, table, models, syllables, labels, (k) => !fixed.has(k), slack)) {
+    if ((comps[k]?.evidence ?? 0) <= threshold) {
+      if (h.heard) others.set(k, h.heard);
+    } else if (h.support >= PART_SUPPORT) {
+      comps[k] = null;
+      heardLabels[k] = labels[k];
+    }
+  }
+  markHeard(others, heardLabels, comps, threshold);
 }
 
 /**
