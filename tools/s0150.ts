@@ -6,7 +6,14 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { decodeAudio } from '../src/audio/decode.js';
+import { decodeAudio, type DecodedAudio } from '../src/audio/decode.js';
+import { createInThreadBackend } from '../src/acoustic/backend.js';
+import { withVoice } from '../src/acoustic/types.js';
+import { loadConfig } from '../src/config.js';
+import { alignReading, type ReadingAlignment } from '../src/zh/engine/align.js';
+import { syllableTable } from '../src/zh/engine/syllables.js';
+import { analyzeZhText, type ZhText } from '../src/zh/engine/text.js';
+import { readerVoice } from '../src/zh/tone/extract.js';
 
 export const REPO = path.resolve(import.meta.dirname, '..');
 export const DATA = path.resolve(REPO, '..', 'shared', 'data', 'zh', 'aishell-s0150');
@@ -48,4 +55,37 @@ export async function cached<T>(file: string | undefined, make: () => Promise<T[
   const utts = await make();
   if (file) fs.writeFileSync(file, JSON.stringify(utts));
   return utts;
+}
+
+/**
+ * The first `limit` utterances of Chinese characters only, each aligned with every character
+ * required (`voice`: decoded for the reader's voice, as the engine decodes), as `make` records
+ * them (null: left out). Reports progress every 50 utterances.
+ */
+export async function alignedUtterances<T>(
+  limit: number,
+  rendering: Rendering | null,
+  make: (u: { id: string; zh: ZhText; audio: DecodedAudio; al: ReadingAlignment }) => T | null,
+  voice = false,
+): Promise<T[]> {
+  const backend = createInThreadBackend(loadConfig(process.env, REPO), { langs: ['zh'] });
+  const table = syllableTable(backend.lexicon('zh'));
+  const out: T[] = [];
+  for (const [u, [id, text]] of transcripts().slice(0, limit).entries()) {
+    let zh;
+    try {
+      zh = analyzeZhText(text);
+    } catch {
+      continue; // nothing readable (a transcript of spelled letters)
+    }
+    if (zh.tokens.some((t) => t.charType !== 0 && t.charType !== 1)) continue;
+    const audio = await readAudio(id, rendering);
+    const aligner = voice ? withVoice(backend, readerVoice(audio.pcm, audio.sampleRate)) : backend;
+    const al = await alignReading(aligner, table, zh.read.map((i) => zh.tokens[i].syllable), audio.pcm, { gop: false, optional: false });
+    const record = al.ok ? make({ id, zh, audio, al }) : null;
+    if (record !== null) out.push(record);
+    if (u % 50 === 0) process.stderr.write(`${u} utterances\n`);
+  }
+  await backend.close();
+  return out;
 }

@@ -25,13 +25,11 @@ import fs from 'node:fs';
 import { createInThreadBackend } from '../src/acoustic/backend.js';
 import { loadConfig } from '../src/config.js';
 import { syllableTable, type SyllableTable } from '../src/zh/engine/syllables.js';
-import { alignReading } from '../src/zh/engine/align.js';
-import { analyzeZhText } from '../src/zh/engine/text.js';
 import { melSpectra, partFeatures, type SyllablePart } from '../src/zh/parts/features.js';
 import { classifyPart, modelPath, type PartModel } from '../src/zh/parts/classifier.js';
 import { PART_POSTERIOR } from '../src/zh/engine/parts.js';
 import { trainEnsemble } from './mlp-ensemble.js';
-import { arg, cached, readAudio, RENDERINGS, REPO, transcripts, type Rendering } from './s0150.js';
+import { alignedUtterances, arg, cached, readAudio, RENDERINGS, REPO, type Rendering } from './s0150.js';
 
 interface Utterance {
   id: string;
@@ -47,27 +45,12 @@ const THRESHOLDS = [1e-2, 3e-3, 1e-3, 3e-4, 1e-4];
 /** The model file's version, per part. */
 const VERSION: Record<SyllablePart, string> = { initial: 'initial-zh-1', final: 'final-zh-1' };
 
-async function extract(limit: number, rendering: Rendering | null = null): Promise<Utterance[]> {
-  const backend = createInThreadBackend(loadConfig(process.env, REPO), { langs: ['zh'] });
-  const table = syllableTable(backend.lexicon('zh'));
-  const out: Utterance[] = [];
-  for (const [u, [id, text]] of transcripts().slice(0, limit).entries()) {
-    let zh;
-    try {
-      zh = analyzeZhText(text);
-    } catch {
-      continue; // nothing readable (a transcript of spelled letters)
-    }
-    if (zh.tokens.some((t) => t.charType !== 0 && t.charType !== 1)) continue;
-    const labels = zh.read.map((i) => zh.tokens[i].syllable);
-    const audio = await readAudio(id, rendering);
-    const al = await alignReading(backend, table, labels, audio.pcm, { gop: false, optional: false });
-    if (!al.ok) continue;
-    out.push({ id, labels, phones: al.syllables.map((s) => (s ? s.phones.map((p) => [p.phone, p.startFrame, p.endFrame] as [string, number, number]) : null)) });
-    if (u % 50 === 0) process.stderr.write(`${u} utterances\n`);
-  }
-  await backend.close();
-  return out;
+function extract(limit: number, rendering: Rendering | null = null): Promise<Utterance[]> {
+  return alignedUtterances(limit, rendering, ({ id, zh, al }) => ({
+    id,
+    labels: zh.read.map((i) => zh.tokens[i].syllable),
+    phones: al.syllables.map((s) => (s ? s.phones.map((p) => [p.phone, p.startFrame, p.endFrame] as [string, number, number]) : null)),
+  }));
 }
 
 interface Sample {

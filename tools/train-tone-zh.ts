@@ -30,18 +30,14 @@
  * half of the training utterances classified by a first stage trained on the other half.
  */
 import fs from 'node:fs';
-import { createInThreadBackend } from '../src/acoustic/backend.js';
-import { withVoice } from '../src/acoustic/types.js';
-import { loadConfig } from '../src/config.js';
-import { syllableTable } from '../src/zh/engine/syllables.js';
-import { alignReading, type AlignedSyllable } from '../src/zh/engine/align.js';
+import type { AlignedSyllable } from '../src/zh/engine/align.js';
 import { analyzeZhText } from '../src/zh/engine/text.js';
-import { pitchContext, readerVoice, readingSpan, toneEvidence } from '../src/zh/tone/extract.js';
+import { pitchContext, readingSpan, toneEvidence } from '../src/zh/tone/extract.js';
 import { RANGE_FLOOR_ST } from '../src/zh/tone/features.js';
 import { classifyTone, classifyTones, contextInput, isJudgedTone, MODEL_PATH, type ToneModel, type ToneStages } from '../src/zh/tone/classifier.js';
 import { acceptedTones } from '../src/zh/engine/sandhi.js';
 import { trainEnsemble, type TrainOptions } from './mlp-ensemble.js';
-import { arg, cached, readAudio, RENDERINGS, REPO, transcripts, type Rendering } from './s0150.js';
+import { alignedUtterances, arg, cached, RENDERINGS, transcripts, type Rendering } from './s0150.js';
 
 interface Utterance {
   id: string;
@@ -54,38 +50,27 @@ interface Utterance {
   rangeSt: number;
 }
 
-async function extract(limit: number, voice: boolean, rendering: Rendering | null = null): Promise<Utterance[]> {
-  const backend = createInThreadBackend(loadConfig(process.env, REPO), { langs: ['zh'] });
-  const table = syllableTable(backend.lexicon('zh'));
-  const out: Utterance[] = [];
-  for (const [u, [id, text]] of transcripts().slice(0, limit).entries()) {
-    let zh;
-    try {
-      zh = analyzeZhText(text);
-    } catch {
-      continue; // nothing readable (a transcript of spelled letters)
-    }
-    if (zh.tokens.some((t) => t.charType !== 0 && t.charType !== 1)) continue;
-    const audio = await readAudio(id, rendering);
-    // --voice: aligned as the engine aligns, decoded for the reader's voice (engine.ts `assess`).
-    const voiced = voice ? withVoice(backend, readerVoice(audio.pcm, audio.sampleRate)) : backend;
-    const al = await alignReading(voiced, table, zh.read.map((i) => zh.tokens[i].syllable), audio.pcm, { gop: false, optional: false });
-    const ctx = pitchContext(audio.pcm, audio.sampleRate, readingSpan(al.syllables));
-    if (!al.ok || !ctx) continue;
-    out.push({
-      id,
-      syllables: al.syllables.map((s) => (s ? { startFrame: s.startFrame, endFrame: s.endFrame, finalStart: s.finalStart, finalEnd: s.finalEnd, phones: s.phones.map((p) => [p.phone, p.startFrame, p.endFrame]) } : null)),
-      tones: zh.read.map((i) => zh.tokens[i].sandhiTone),
-      f0: [...ctx.f0],
-      voicing: [...ctx.voicing].map((v) => Math.round(v * 100) / 100),
-      levelDb: [...ctx.levelDb].map((v) => Math.round(v * 10) / 10),
-      medianHz: ctx.medianHz,
-      rangeSt: ctx.rangeSt,
-    });
-    if (u % 50 === 0) process.stderr.write(`${u} utterances\n`);
-  }
-  await backend.close();
-  return out;
+function extract(limit: number, voice: boolean, rendering: Rendering | null = null): Promise<Utterance[]> {
+  // --voice: aligned as the engine aligns, decoded for the reader's voice (engine.ts `assess`).
+  return alignedUtterances(
+    limit,
+    rendering,
+    ({ id, zh, audio, al }) => {
+      const ctx = pitchContext(audio.pcm, audio.sampleRate, readingSpan(al.syllables));
+      if (!ctx) return null;
+      return {
+        id,
+        syllables: al.syllables.map((s) => (s ? { startFrame: s.startFrame, endFrame: s.endFrame, finalStart: s.finalStart, finalEnd: s.finalEnd, phones: s.phones.map((p) => [p.phone, p.startFrame, p.endFrame] as [string, number, number]) } : null)),
+        tones: zh.read.map((i) => zh.tokens[i].sandhiTone),
+        f0: [...ctx.f0],
+        voicing: [...ctx.voicing].map((v) => Math.round(v * 100) / 100),
+        levelDb: [...ctx.levelDb].map((v) => Math.round(v * 10) / 10),
+        medianHz: ctx.medianHz,
+        rangeSt: ctx.rangeSt,
+      };
+    },
+    voice,
+  );
 }
 
 /** One syllable of the data: features, label (tone − 1) and what the error measurement needs. */
