@@ -66,7 +66,6 @@ async function assess(
   config: EvaluationConfig,
   audio: DecodedAudio,
 ): Promise<Assessment> {
-  const model = models.tone;
   const text = analyzeRequestText(config);
   // Every pass decodes with the front end normalised for the reader's voice (acoustic/sphinx/vtln.ts).
   const backend = withVoice(shared, readerVoice(audio.pcm, audio.sampleRate));
@@ -77,13 +76,13 @@ async function assess(
   const recovered = al.ok ? await recoverAll(backend, table, audio.pcm, al, labels, config.slack) : { others: new Map<number, string>(), reduced: new Set<number>() };
   const pitch = pitchOfSpan(audio.pcm, audio.sampleRate);
   const fixedChars = new Set([...recovered.reduced, ...recovered.others.keys()]);
-  if (al.ok) await placeSkipped(backend, table, audio.pcm, pitch, model, text, al, labels, fixedChars);
+  if (al.ok) await placeSkipped(backend, table, audio.pcm, pitch, models.tone, text, al, labels, fixedChars);
   const comps = al.ok ? await competeAll(backend, table, audio.pcm, al, heardLabels, config.slack, recovered) : [];
   const dropped = al.ok ? await dropUnread(backend, table, audio.pcm, al, labels, heardLabels, comps, config.slack, recovered.others) : [];
   if (dropped.length > 0) {
     // Dropped characters are skipped ones the placement has not seen: the same choice for them,
     // and a character that takes frames anew has no competition on them.
-    for (const m of await placeSkipped(backend, table, audio.pcm, pitch, model, text, al, labels, fixedChars, new Set(dropped))) {
+    for (const m of await placeSkipped(backend, table, audio.pcm, pitch, models.tone, text, al, labels, fixedChars, new Set(dropped))) {
       heardLabels[m.skipped] = labels[m.skipped];
       comps[m.skipped] = null;
       comps[m.aligned] = null;
@@ -94,7 +93,7 @@ async function assess(
   const insertions = al.ok ? await insertionsOf(backend, table, audio.pcm, al, heardLabels, config.slack) : [];
   const ctx = al.ok ? pitch(al.syllables) : null;
   const tones = toneEvidence(ctx, al.syllables, text.read.map((i) => text.tokens[i].sandhiTone));
-  const toneProbs = classifyTones(model, tones.features, judgedTones(text.tokens, text.read));
+  const toneProbs = classifyTones(models.tone, tones.features, judgedTones(text.tokens, text.read));
   const threshold = substitutionThreshold(config.slack);
   const timed = timedSyllables(text, al, audio.pcm);
   const pros = prosody(timed.list, ctx, text.genre, config.gradeBand, text.clauseCount);

@@ -5,7 +5,9 @@
  * cross its threshold. Classifiers trained on native speech give each read character a posterior
  * over the initials and one over the finals; a character one of whose expected parts holds less
  * than PART_POSTERIOR is judged substituted, heard as the most probable syllable that changes
- * only the parts judged so. Only wideband speech is judged (the classifiers read 4–8 kHz).
+ * only the parts judged so; one the competition judged substituted whose expected parts both
+ * hold PART_SUPPORT or more is kept as read (engine.ts `judgeParts`). Only wideband speech is
+ * judged (the classifiers read 4–8 kHz).
  */
 import type { AlignedSyllable } from './align.js';
 import type { SyllableTable } from './syllables.js';
