@@ -12,7 +12,7 @@
  * the syllable's first phone (for a syllable of one phone, its first ONSET_FRAMES frames), the
  * final its last phone.
  */
-import { fft } from '../../dsp/fft.js';
+import FFT from 'fft.js';
 import { SAMPLES_PER_FRAME } from '../../acoustic/types.js';
 
 export const MEL_BANDS = 30;
@@ -43,49 +43,62 @@ function warped(hz: number, warp: number): number {
   return hz <= bend ? hz * warp : nyquist - ((nyquist - knee * Math.min(warp, 1)) / (nyquist - bend)) * (nyquist - hz);
 }
 
-/** Triangular mel filters as (bin, weight) lists, per warp. */
-const filterCache = new Map<number, { bin: number; weight: number }[][]>();
-function filters(warp: number): { bin: number; weight: number }[][] {
+/** Triangular mel filters, per warp: band b weighs bins[from[b]..from[b+1]) by weights[...]. */
+interface FilterBank {
+  from: Int32Array;
+  bins: Int32Array;
+  weights: Float64Array;
+}
+
+const filterCache = new Map<number, FilterBank>();
+function filters(warp: number): FilterBank {
   const hit = filterCache.get(warp);
   if (hit) return hit;
   const edges = Array.from({ length: MEL_BANDS + 2 }, (_, i) => hzOfMel(mel(LOW_HZ) + ((mel(HIGH_HZ) - mel(LOW_HZ)) * i) / (MEL_BANDS + 1)));
-  const out = Array.from({ length: MEL_BANDS }, (_, b) => {
-    const list: { bin: number; weight: number }[] = [];
+  const from = new Int32Array(MEL_BANDS + 1);
+  const bins: number[] = [];
+  const weights: number[] = [];
+  for (let b = 0; b < MEL_BANDS; b++) {
+    from[b] = bins.length;
+    const [lo, mid, hi] = [edges[b], edges[b + 1], edges[b + 2]];
     for (let k = 1; k < FFT_SIZE / 2; k++) {
       const hz = warped((k * SAMPLE_RATE) / FFT_SIZE, warp);
-      const [lo, mid, hi] = [edges[b], edges[b + 1], edges[b + 2]];
       if (hz <= lo || hz >= hi) continue;
-      list.push({ bin: k, weight: hz <= mid ? (hz - lo) / (mid - lo) : (hi - hz) / (hi - mid) });
+      bins.push(k);
+      weights.push(hz <= mid ? (hz - lo) / (mid - lo) : (hi - hz) / (hi - mid));
     }
-    return list;
-  });
-  filterCache.set(warp, out);
-  return out;
+  }
+  from[MEL_BANDS] = bins.length;
+  const bank = { from, bins: Int32Array.from(bins), weights: Float64Array.from(weights) };
+  filterCache.set(warp, bank);
+  return bank;
 }
+
+const transform = new FFT(FFT_SIZE);
 
 /** Log mel spectra of 16 kHz audio, one per 10 ms frame, each band less its mean over the recording. */
 export function melSpectra(pcm: Int16Array, warp = 1): Float32Array[] {
-  const bank = filters(warp);
+  const { from, bins, weights } = filters(warp);
   const n = Math.floor(pcm.length / SAMPLES_PER_FRAME);
-  const re = new Float64Array(FFT_SIZE);
-  const im = new Float64Array(FFT_SIZE);
+  const frame = new Float64Array(FFT_SIZE);
+  const spectrum = new Float64Array(2 * FFT_SIZE);
   const power = new Float64Array(FFT_SIZE / 2);
   const mean = new Float64Array(MEL_BANDS);
   const out: Float32Array[] = [];
   for (let f = 0; f < n; f++) {
-    re.fill(0);
-    im.fill(0);
     const off = f * SAMPLES_PER_FRAME;
-    for (let t = 0; t < WINDOW_SAMPLES && off + t < pcm.length; t++) re[t] = pcm[off + t] * WINDOW[t];
-    fft(re, im);
-    for (let k = 0; k < power.length; k++) power[k] = re[k] * re[k] + im[k] * im[k];
+    const len = Math.min(WINDOW_SAMPLES, pcm.length - off);
+    for (let t = 0; t < len; t++) frame[t] = pcm[off + t] * WINDOW[t];
+    frame.fill(0, len);
+    transform.realTransform(spectrum, frame);
+    for (let k = 0; k < power.length; k++) power[k] = spectrum[2 * k] * spectrum[2 * k] + spectrum[2 * k + 1] * spectrum[2 * k + 1];
     const v = new Float32Array(MEL_BANDS);
-    bank.forEach((list, b) => {
+    for (let b = 0; b < MEL_BANDS; b++) {
       let e = ENERGY_FLOOR;
-      for (const { bin, weight } of list) e += weight * power[bin];
+      for (let i = from[b]; i < from[b + 1]; i++) e += weights[i] * power[bins[i]];
       v[b] = Math.log(e);
       mean[b] += v[b] / n;
-    });
+    }
     out.push(v);
   }
   for (const v of out) for (let b = 0; b < MEL_BANDS; b++) v[b] -= mean[b];
