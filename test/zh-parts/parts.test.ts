@@ -15,7 +15,7 @@ import { syllableTable, type SyllableTable } from '../../src/zh/engine/syllables
 import { analyzeZhText } from '../../src/zh/engine/text.js';
 import { MEL_BANDS, melSpectra, partFeatures, type SyllablePart } from '../../src/zh/parts/features.js';
 import { classifyPart, loadPartModel, modelPath } from '../../src/zh/parts/classifier.js';
-import { partsHeard, PART_POSTERIOR } from '../../src/zh/engine/parts.js';
+import { FAMILIAR_CHARACTERS, FAMILIAR_SUPPORT, familiarVoice, partsHeard, PART_POSTERIOR, type PartsHeard } from '../../src/zh/engine/parts.js';
 import { parseEvaluationConfig } from '../../src/evaluation/config.js';
 import { createMandarinEngine } from '../../src/zh/engine/engine.js';
 import { REPO_ROOT, SHARED_DATA_DIR, testConfig } from '../helpers/app.js';
@@ -126,4 +126,14 @@ test('a correct character the competition takes for another syllable is kept as 
   assert.ok((await engine.assess(config, audio)).units.every((u) => u.readStatus === 'correct'));
   const narrow = (await engine.assess(config, narrowband(audio))).units[1];
   assert.equal(narrow.readStatus, 'mispronounced');
+});
+
+test('parts are judged not said only in a voice the classifiers know: enough characters, most of them well supported', () => {
+  const reading = (...support: number[]) => new Map<number, PartsHeard>(support.map((s, k) => [k, { support: s, confidence: 1, heard: null }]));
+  const known = FAMILIAR_SUPPORT + 0.1;
+  assert.equal(familiarVoice(reading(...Array<number>(FAMILIAR_CHARACTERS).fill(known))), true);
+  assert.equal(familiarVoice(reading(...Array<number>(FAMILIAR_CHARACTERS - 1).fill(known))), false);
+  // Two characters of six misread leave the median with the ones read right.
+  assert.equal(familiarVoice(reading(known, 1e-4, known, 1e-5, known, known)), true);
+  assert.equal(familiarVoice(reading(0.15, 0.1, 0.2, 0.3, 0.05, 0.17)), false);
 });

@@ -26,7 +26,7 @@ import { compete, findInsertion, insertedFrames, presence, recoverSkipped, type 
 import { acceptInsertion, CALIBRATION, gopScore, judgeTone, pronunciationScore, substitutionThreshold } from './judge.js';
 import { placeSkipped } from './placement.js';
 import { otherPlaceSibilants } from './sibilants.js';
-import { PART_SUPPORT, partsHeard, type PartModels } from './parts.js';
+import { familiarVoice, PART_SUPPORT, partsHeard, type PartModels } from './parts.js';
 import { loadPartModel } from '../parts/classifier.js';
 import { energyDb, prosody, type TimedSyllable } from './prosody.js';
 import { acceptedTones, judgedTones } from './sandhi.js';
@@ -150,7 +150,7 @@ function judgeSibilantPlace(
  * not put back by the second look (`fixed`: reduced, or another syllable already): one the
  * competition judged substituted is kept as read when the classifiers hear both its expected
  * parts well (PART_SUPPORT); one it left as read is judged substituted when they do not hear one
- * of them, with the syllable they hear.
+ * of them, with the syllable they hear, in a voice they know well enough (FAMILIAR_SUPPORT).
  */
 function judgeParts(
   audio: DecodedAudio,
@@ -166,9 +166,11 @@ function judgeParts(
   if (!isWideband(audio)) return;
   const threshold = substitutionThreshold(slack);
   const others = new Map<number, string>();
-  for (const [k, h] of partsHeard(audio.pcm, table, models, syllables, labels, (k) => !fixed.has(k), slack)) {
+  const heard = partsHeard(audio.pcm, table, models, syllables, labels, (k) => !fixed.has(k), slack);
+  const familiar = familiarVoice(heard);
+  for (const [k, h] of heard) {
     if ((comps[k]?.evidence ?? 0) <= threshold) {
-      if (h.heard) others.set(k, h.heard);
+      if (h.heard && familiar) others.set(k, h.heard);
     } else if (h.support >= PART_SUPPORT) {
       comps[k] = null;
       heardLabels[k] = labels[k];
