@@ -1,8 +1,7 @@
 /**
  * Tone classifier: an ensemble of perceptrons (../ensemble.ts) with a softmax over tones 1–4, on
- * standardised features (features.ts). Trained
- * by tools/train-tone-zh.ts on native read speech; the weights live in model.json beside this
- * file. Pure inference, no I/O after loading.
+ * standardised features (features.ts). Trained by tools/train-tone-zh.ts on native read speech;
+ * the weights live in model.json beside this file. Pure inference, no I/O after loading.
  */
 import fs from 'node:fs';
 import path from 'node:path';
