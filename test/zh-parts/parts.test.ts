@@ -129,7 +129,7 @@ test('a correct character the competition takes for another syllable is kept as 
 });
 
 test('parts are judged not said only in a voice the classifiers know: enough characters, most of them well supported', () => {
-  const reading = (...support: number[]) => new Map<number, PartsHeard>(support.map((s, k) => [k, { support: s, confidence: 1, heard: null }]));
+  const reading = (...support: number[]) => new Map<number, PartsHeard>(support.map((s, k) => [k, { support: s, heard: null }]));
   const known = FAMILIAR_SUPPORT + 0.1;
   assert.equal(familiarVoice(reading(...Array<number>(FAMILIAR_CHARACTERS).fill(known))), true);
   assert.equal(familiarVoice(reading(...Array<number>(FAMILIAR_CHARACTERS - 1).fill(known))), false);

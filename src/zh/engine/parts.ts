@@ -59,8 +59,6 @@ const PARTS: readonly SyllablePart[] = ['initial', 'final'];
 export interface PartsHeard {
   /** The smaller posterior of its expected initial and final (1 for a part not judged). */
   support: number;
-  /** The smaller of the two classifiers' highest posteriors, whatever they heard (1 for a part not judged). */
-  confidence: number;
   /** The syllable heard when one of its parts was not (under PART_POSTERIOR), else null. */
   heard: string | null;
 }
@@ -85,17 +83,13 @@ export function partsHeard(
     spectra ??= melSpectra(pcm);
     const expected: Record<SyllablePart, string> = { initial: table.initialOf(labels[k]), final: table.finalOf(labels[k]) };
     let support = 1;
-    let confidence = 1;
     // Per part: the classes it may be heard as, with their posteriors (the expected one alone when it holds enough).
     const options = PARTS.map((part) => {
       const model = models[part];
       const c = model.classes.indexOf(expected[part]);
       const x = c < 0 ? null : partFeatures(spectra!, s.phones, part);
       const p = x ? classifyPart(model, x) : null;
-      if (p) {
-        support = Math.min(support, p[c]);
-        confidence = Math.min(confidence, Math.max(...p));
-      }
+      if (p) support = Math.min(support, p[c]);
       if (!p || p[c] >= PART_POSTERIOR[part] * 10 ** -slack) return [{ text: expected[part], p: 1 }];
       return model.classes.map((text, i) => ({ text, p: p[i] }));
     });
@@ -111,7 +105,7 @@ export function partsHeard(
             heard = syllable;
           }
         }
-    out.set(k, { support, confidence, heard });
+    out.set(k, { support, heard });
   });
   return out;
 }
