@@ -58,6 +58,8 @@ interface Sample {
   y: number;
   utt: number;
   label: string;
+  /** The frequency warp it was read through (1: as recorded). */
+  warp: number;
 }
 
 /** What the tool works on: the part, its classes, and the model's syllable table. */
@@ -80,7 +82,7 @@ async function samples(task: Task, utts: Utterance[], rendering: Rendering | nul
       u.phones.forEach((phones, k) => {
         const y = task.classes.indexOf(partOf(task, u.labels[k]));
         const x = phones && y >= 0 ? partFeatures(spectra, phones.map(([, startFrame, endFrame]) => ({ startFrame, endFrame })), task.part) : null;
-        if (x) out.push({ x, y, utt: index.get(u.id)!, label: u.labels[k] });
+        if (x) out.push({ x, y, utt: index.get(u.id)!, label: u.labels[k], warp });
       });
     }
   }
@@ -136,20 +138,28 @@ async function main(): Promise<void> {
   const renderings = arg('--renderings') ?? 'test';
   if (!['train', 'test', 'none'].includes(renderings)) throw new Error('--renderings takes train (trained and measured on), test (measured on) or none');
   const warps = arg('--warps')?.split(',').map(Number) ?? WARPS;
+  if (!warps.includes(1)) throw new Error('--warps must include 1 (the recordings as they are, which the figures are measured on)');
   const rendered: { rendering: Rendering; utts: Utterance[] }[] = [];
   for (const rendering of renderings === 'none' ? [] : RENDERINGS) {
     const file = cache ? `${cache}.${rendering.name}` : undefined;
     rendered.push({ rendering, utts: await cached<Utterance>(file, async () => (await extract(limit, rendering)).filter((u) => index.has(u.id))) });
   }
-  const data = [...(await samples(task, utts, null, warps, index))];
-  if (renderings === 'train') for (const r of rendered) data.push(...(await samples(task, r.utts, r.rendering, warps, index)));
+  // Each voice's samples are made once: trained on (through the warps), and measured on as recorded.
+  const asRecorded = (xs: Sample[]) => xs.filter((s) => s.warp === 1 && s.utt % 2 === 1);
+  const data = await samples(task, utts, null, warps, index);
+  const heldOut = asRecorded(data);
+  const renderedHeldOut: Sample[][] = [];
+  for (const r of rendered) {
+    const own = await samples(task, r.utts, r.rendering, renderings === 'train' ? warps : [1], index);
+    if (renderings === 'train') data.push(...own);
+    renderedHeldOut.push(asRecorded(own));
+  }
   const opts = { hidden: Number(arg('--hidden') ?? 32), epochs: Number(arg('--epochs') ?? 60), folds: Number(arg('--folds') ?? 5), seed: Number(arg('--seed') ?? 1), l2: Number(arg('--l2') ?? 1e-4), classes: task.classes.length };
-  const odd = (xs: Sample[]) => xs.filter((s) => s.utt % 2 === 1);
   const describe = { part, classes: task.classes, version: 'held-out half', trainedOn: 'even-numbered utterances', heldOutAccuracy: 0 };
   const half: PartModel = { ...trainEnsemble(data.filter((s) => s.utt % 2 === 0), opts), ...describe };
-  const asRead = measure(task, half, odd(await samples(task, utts, null, [1], index)));
+  const asRead = measure(task, half, heldOut);
   report(task, 'held-out half', asRead);
-  for (const r of rendered) report(task, `held-out half rendered ${r.rendering.name} (${r.rendering.effects.join(' ')})`, measure(task, half, odd(await samples(task, r.utts, r.rendering, [1], index))));
+  rendered.forEach((r, i) => report(task, `held-out half rendered ${r.rendering.name} (${r.rendering.effects.join(' ')})`, measure(task, half, renderedHeldOut[i])));
   const heldOutAccuracy = Math.round(asRead.accuracy * 1000) / 1000;
   const heldOutModel = arg('--held-out-model');
   if (heldOutModel) fs.writeFileSync(heldOutModel, JSON.stringify({ ...half, heldOutAccuracy, heldOut: utts.filter((_, n) => n % 2 === 1).map((u) => u.id) }) + '\n');

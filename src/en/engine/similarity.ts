@@ -8,6 +8,7 @@
  */
 import { SAMPLE_RATE, SAMPLES_PER_FRAME } from '../../acoustic/types.js';
 import { fft } from '../../dsp/fft.js';
+import { melFilterBank, melLogEnergies } from '../../dsp/mel.js';
 
 const WINDOW = 400;
 const FFT = 512;
@@ -17,27 +18,14 @@ const HIGH_HZ = 7600;
 
 const HAMMING = Float64Array.from({ length: WINDOW }, (_, n) => 0.54 - 0.46 * Math.cos((2 * Math.PI * n) / (WINDOW - 1)));
 
-const mel = (hz: number) => 2595 * Math.log10(1 + hz / 700);
-const hz = (m: number) => 700 * (10 ** (m / 2595) - 1);
-
-/** Triangular filters over the FFT bins: [first bin, weights] per band. */
-const FILTERS: { first: number; weights: Float64Array }[] = (() => {
-  const edges = Array.from({ length: BANDS + 2 }, (_, i) => (hz(mel(LOW_HZ) + ((mel(HIGH_HZ) - mel(LOW_HZ)) * i) / (BANDS + 1)) * FFT) / SAMPLE_RATE);
-  return Array.from({ length: BANDS }, (_, b) => {
-    const [lo, mid, hi] = [edges[b], edges[b + 1], edges[b + 2]];
-    const first = Math.ceil(lo);
-    const last = Math.floor(hi);
-    const weights = new Float64Array(Math.max(0, last - first + 1));
-    for (let k = first; k <= last; k++) weights[k - first] = k <= mid ? (k - lo) / (mid - lo) : (hi - k) / (hi - mid);
-    return { first, weights };
-  });
-})();
+const FILTERS = melFilterBank({ bands: BANDS, lowHz: LOW_HZ, highHz: HIGH_HZ, fftSize: FFT, sampleRate: SAMPLE_RATE });
 
 /** Log mel frames of frames [startFrame, endFrame) of 16 kHz PCM. */
 export function melFrames(pcm: Int16Array, startFrame: number, endFrame: number): Float64Array[] {
   const out: Float64Array[] = [];
   const re = new Float64Array(FFT);
   const im = new Float64Array(FFT);
+  const power = new Float64Array(FFT / 2);
   for (let f = startFrame; f < endFrame; f++) {
     const centre = f * SAMPLES_PER_FRAME + SAMPLES_PER_FRAME / 2;
     re.fill(0);
@@ -47,13 +35,9 @@ export function melFrames(pcm: Int16Array, startFrame: number, endFrame: number)
       re[n] = i >= 0 && i < pcm.length ? (pcm[i] / 32768) * HAMMING[n] : 0;
     }
     fft(re, im);
+    for (let k = 0; k < power.length; k++) power[k] = re[k] ** 2 + im[k] ** 2;
     const v = new Float64Array(BANDS);
-    for (let b = 0; b < BANDS; b++) {
-      const { first, weights } = FILTERS[b];
-      let e = 0;
-      for (let k = 0; k < weights.length; k++) e += weights[k] * (re[first + k] ** 2 + im[first + k] ** 2);
-      v[b] = Math.log(e + 1e-10);
-    }
+    melLogEnergies(FILTERS, power, 1e-10, v);
     out.push(v);
   }
   return out;

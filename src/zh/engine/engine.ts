@@ -88,8 +88,13 @@ async function assess(
       comps[m.aligned] = null;
     }
   }
-  if (al.ok) judgeParts(audio, table, models.parts, al.syllables, labels, heardLabels, comps, fixedChars, config.slack);
-  if (al.ok) judgeSibilantPlace(audio, table, al.syllables, labels, heardLabels, comps, config.slack);
+  // Both checks beside the competition read the band above 4 kHz: wideband speech only.
+  if (al.ok && isWideband(audio)) {
+    judgeParts(audio, table, models.parts, al.syllables, labels, heardLabels, comps, fixedChars, config.slack);
+    // The place of sibilant initials (sibilants.ts): a character still read whose s was said
+    // retroflex, or whose zh, ch or sh flat, is heard as the syllable of the other place.
+    markHeard(otherPlaceSibilants(audio.pcm, table, al.syllables, labels, config.slack), heardLabels, comps, substitutionThreshold(config.slack));
+  }
   const insertions = al.ok ? await insertionsOf(backend, table, audio.pcm, al, heardLabels, config.slack) : [];
   const ctx = al.ok ? pitch(al.syllables) : null;
   const tones = toneEvidence(ctx, al.syllables, text.read.map((i) => text.tokens[i].sandhiTone));
@@ -125,27 +130,6 @@ async function assess(
 }
 
 /**
- * The place of sibilant initials (sibilants.ts), on wideband speech: a character the competition
- * left as read whose s was said retroflex, or whose zh, ch or sh was said flat, is judged
- * substituted with the syllable of the other place heard, as strongly as a character put back
- * as another syllable (twice the substitution threshold).
- */
-function judgeSibilantPlace(
-  audio: DecodedAudio,
-  table: SyllableTable,
-  syllables: readonly (AlignedSyllable | null)[],
-  labels: readonly string[],
-  heardLabels: string[],
-  comps: (Competition | null)[],
-  slack: number,
-): void {
-  const found = otherPlaceSibilants(audio.pcm, table, syllables, labels, slack);
-  // Narrowband speech has no noise above 4 kHz to judge (asked only when there is a finding).
-  if (found.size === 0 || !isWideband(audio)) return;
-  markHeard(found, heardLabels, comps, substitutionThreshold(slack));
-}
-
-/**
  * Initials and finals heard from the whole band (parts.ts), on wideband speech, for characters
  * not put back by the second look (`fixed`: reduced, or another syllable already): one the
  * competition judged substituted is kept as read when the classifiers hear both its expected
@@ -163,7 +147,6 @@ function judgeParts(
   fixed: ReadonlySet<number>,
   slack: number,
 ): void {
-  if (!isWideband(audio)) return;
   const threshold = substitutionThreshold(slack);
   const others = new Map<number, string>();
   const heard = partsHeard(audio.pcm, table, models, syllables, labels, (k) => !fixed.has(k), slack);

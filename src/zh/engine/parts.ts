@@ -37,10 +37,11 @@ export const PART_SUPPORT = 0.2;
  * well every posterior is flatter, and parts fall under PART_POSTERIOR without being misread:
  * the reading's median support (most characters of a reading are read right) says how well.
  * Parts are judged not said only in readings of at least FAMILIAR_CHARACTERS judged characters
- * whose median support is at least FAMILIAR_SUPPORT. S0150's held-out readings: 0.17 at the
- * least, 0.40 at the 10th percentile; rendered higher 0.21 at the 10th percentile; another
- * AISHELL speaker (S0764) 0.37; the recorded syllables of the Ekho voices, concatenated, 0.15 and
- * 0.17, where parts of 4 of 20 correct characters fell under PART_POSTERIOR.
+ * whose median support is at least FAMILIAR_SUPPORT. Measured once by a script not kept
+ * (docs/mandarin-engine.md, "A voice the classifiers do not know"): S0150's held-out readings
+ * 0.17 at the least, 0.40 at the 10th percentile; rendered higher 0.21 at the 10th percentile;
+ * another AISHELL speaker (S0764) 0.37; the recorded syllables of the Ekho voices, concatenated,
+ * 0.15 and 0.17, where parts of 4 of 20 correct characters fell under PART_POSTERIOR.
  */
 export const FAMILIAR_SUPPORT = 0.25;
 export const FAMILIAR_CHARACTERS = 4;

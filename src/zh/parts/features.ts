@@ -6,7 +6,7 @@
  * finals heard from the whole band").
  *
  * Each 10 ms frame (a 25 ms Hann window from the frame's start, 512-point FFT) gives MEL_BANDS
- * log energies, minus the recording's mean of each band (the channel and, in part, the voice).
+ * log energies (src/dsp/mel.ts; training also reads them through frequency warps), minus the recording's mean of each band (the channel and, in part, the voice).
  * A part is its aligned frames in thirds, with the frames just before and just after it (a
  * closure, a burst, the transitions between initial and final) and its length. The initial is
  * the syllable's first phone (for a syllable of one phone, its first ONSET_FRAMES frames), the
@@ -14,6 +14,7 @@
  */
 import FFT from 'fft.js';
 import { SAMPLES_PER_FRAME } from '../../acoustic/types.js';
+import { melFilterBank, melLogEnergies, type MelFilterBank } from '../../dsp/mel.js';
 
 export const MEL_BANDS = 30;
 const SAMPLE_RATE = 16000;
@@ -29,48 +30,11 @@ const ONSET_FRAMES = 4;
 const ENERGY_FLOOR = 1e-2;
 
 const WINDOW = Float64Array.from({ length: WINDOW_SAMPLES }, (_, t) => 0.5 - 0.5 * Math.cos((2 * Math.PI * t) / (WINDOW_SAMPLES - 1)));
-const mel = (hz: number) => 2595 * Math.log10(1 + hz / 700);
-const hzOfMel = (m: number) => 700 * (10 ** (m / 2595) - 1);
-
-/**
- * Frequency warp for training on other vocal tract lengths (vocal tract length perturbation,
- * Jaitly & Hinton 2013): f × warp, bent above 4.8 kHz so the band's edge stays at Nyquist.
- */
-function warped(hz: number, warp: number): number {
-  const nyquist = SAMPLE_RATE / 2;
-  const knee = 4800;
-  const bend = (knee * Math.min(warp, 1)) / warp;
-  return hz <= bend ? hz * warp : nyquist - ((nyquist - knee * Math.min(warp, 1)) / (nyquist - bend)) * (nyquist - hz);
-}
-
-/** Triangular mel filters, per warp: band b weighs bins[from[b]..from[b+1]) by weights[...]. */
-interface FilterBank {
-  from: Int32Array;
-  bins: Int32Array;
-  weights: Float64Array;
-}
-
-const filterCache = new Map<number, FilterBank>();
-function filters(warp: number): FilterBank {
-  const hit = filterCache.get(warp);
-  if (hit) return hit;
-  const edges = Array.from({ length: MEL_BANDS + 2 }, (_, i) => hzOfMel(mel(LOW_HZ) + ((mel(HIGH_HZ) - mel(LOW_HZ)) * i) / (MEL_BANDS + 1)));
-  const from = new Int32Array(MEL_BANDS + 1);
-  const bins: number[] = [];
-  const weights: number[] = [];
-  for (let b = 0; b < MEL_BANDS; b++) {
-    from[b] = bins.length;
-    const [lo, mid, hi] = [edges[b], edges[b + 1], edges[b + 2]];
-    for (let k = 1; k < FFT_SIZE / 2; k++) {
-      const hz = warped((k * SAMPLE_RATE) / FFT_SIZE, warp);
-      if (hz <= lo || hz >= hi) continue;
-      bins.push(k);
-      weights.push(hz <= mid ? (hz - lo) / (mid - lo) : (hi - hz) / (hi - mid));
-    }
-  }
-  from[MEL_BANDS] = bins.length;
-  const bank = { from, bins: Int32Array.from(bins), weights: Float64Array.from(weights) };
-  filterCache.set(warp, bank);
+const filterCache = new Map<number, MelFilterBank>();
+/** The filters per warp (training reads each recording through several). */
+function filters(warp: number): MelFilterBank {
+  let bank = filterCache.get(warp);
+  if (!bank) filterCache.set(warp, (bank = melFilterBank({ bands: MEL_BANDS, lowHz: LOW_HZ, highHz: HIGH_HZ, fftSize: FFT_SIZE, sampleRate: SAMPLE_RATE, warp })));
   return bank;
 }
 
@@ -78,7 +42,7 @@ const transform = new FFT(FFT_SIZE);
 
 /** Log mel spectra of 16 kHz audio, one per 10 ms frame, each band less its mean over the recording. */
 export function melSpectra(pcm: Int16Array, warp = 1): Float32Array[] {
-  const { from, bins, weights } = filters(warp);
+  const bank = filters(warp);
   const n = Math.floor(pcm.length / SAMPLES_PER_FRAME);
   const frame = new Float64Array(FFT_SIZE);
   const spectrum = new Float64Array(2 * FFT_SIZE);
@@ -93,12 +57,8 @@ export function melSpectra(pcm: Int16Array, warp = 1): Float32Array[] {
     transform.realTransform(spectrum, frame);
     for (let k = 0; k < power.length; k++) power[k] = spectrum[2 * k] * spectrum[2 * k] + spectrum[2 * k + 1] * spectrum[2 * k + 1];
     const v = new Float32Array(MEL_BANDS);
-    for (let b = 0; b < MEL_BANDS; b++) {
-      let e = ENERGY_FLOOR;
-      for (let i = from[b]; i < from[b + 1]; i++) e += weights[i] * power[bins[i]];
-      v[b] = Math.log(e);
-      mean[b] += v[b] / n;
-    }
+    melLogEnergies(bank, power, ENERGY_FLOOR, v);
+    for (let b = 0; b < MEL_BANDS; b++) mean[b] += v[b] / n;
     out.push(v);
   }
   for (const v of out) for (let b = 0; b < MEL_BANDS; b++) v[b] -= mean[b];
