@@ -7,8 +7,8 @@
  * Pure; cost grows with the product of the two lengths (a few thousand frame pairs a word).
  */
 import { SAMPLE_RATE, SAMPLES_PER_FRAME } from '../../acoustic/types.js';
-import { fft } from '../../dsp/fft.js';
 import { melFilterBank, melLogEnergies } from '../../dsp/mel.js';
+import { powerSpectrum } from '../../dsp/spectrum.js';
 
 const WINDOW = 400;
 const FFT = 512;
@@ -18,24 +18,21 @@ const HIGH_HZ = 7600;
 
 const HAMMING = Float64Array.from({ length: WINDOW }, (_, n) => 0.54 - 0.46 * Math.cos((2 * Math.PI * n) / (WINDOW - 1)));
 
+const spectrumOf = powerSpectrum(FFT);
 const FILTERS = melFilterBank({ bands: BANDS, lowHz: LOW_HZ, highHz: HIGH_HZ, fftSize: FFT, sampleRate: SAMPLE_RATE });
 
 /** Log mel frames of frames [startFrame, endFrame) of 16 kHz PCM. */
 export function melFrames(pcm: Int16Array, startFrame: number, endFrame: number): Float64Array[] {
   const out: Float64Array[] = [];
-  const re = new Float64Array(FFT);
-  const im = new Float64Array(FFT);
+  const frame = new Float64Array(FFT);
   const power = new Float64Array(FFT / 2);
   for (let f = startFrame; f < endFrame; f++) {
     const centre = f * SAMPLES_PER_FRAME + SAMPLES_PER_FRAME / 2;
-    re.fill(0);
-    im.fill(0);
     for (let n = 0; n < WINDOW; n++) {
       const i = centre - WINDOW / 2 + n;
-      re[n] = i >= 0 && i < pcm.length ? (pcm[i] / 32768) * HAMMING[n] : 0;
+      frame[n] = i >= 0 && i < pcm.length ? (pcm[i] / 32768) * HAMMING[n] : 0;
     }
-    fft(re, im);
-    for (let k = 0; k < power.length; k++) power[k] = re[k] ** 2 + im[k] ** 2;
+    spectrumOf(frame, power);
     const v = new Float64Array(BANDS);
     melLogEnergies(FILTERS, power, 1e-10, v);
     out.push(v);

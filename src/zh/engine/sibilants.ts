@@ -17,7 +17,7 @@
  * judged: their closure shares the initial's frames, and native z runs down to −2 dB. Only
  * wideband speech is judged (audio/bandwidth.ts).
  */
-import { fft } from '../../dsp/fft.js';
+import { powerSpectrum } from '../../dsp/spectrum.js';
 import { SAMPLES_PER_FRAME } from '../../acoustic/types.js';
 import type { AlignedSyllable } from './align.js';
 import { nearest } from './context.js';
@@ -48,6 +48,7 @@ const FFT_SIZE = 512;
 const SAMPLE_RATE = 16000;
 const bin = (hz: number) => Math.round((hz * FFT_SIZE) / SAMPLE_RATE);
 const WINDOW = Float64Array.from({ length: FFT_SIZE }, (_, t) => 0.5 - 0.5 * Math.cos((2 * Math.PI * t) / (FFT_SIZE - 1)));
+const spectrumOf = powerSpectrum(FFT_SIZE);
 
 /**
  * Level of the 6–8 kHz band minus the 2–4 kHz band (dB) of the power spectrum summed over
@@ -56,18 +57,15 @@ const WINDOW = Float64Array.from({ length: FFT_SIZE }, (_, t) => 0.5 - 0.5 * Mat
  */
 export function sibilantTilt(pcm: Int16Array, startFrame: number, endFrame: number): number | null {
   const power = new Float64Array(FFT_SIZE / 2);
-  const re = new Float64Array(FFT_SIZE);
-  const im = new Float64Array(FFT_SIZE);
+  const frame = new Float64Array(FFT_SIZE);
+  const framePower = new Float64Array(FFT_SIZE / 2);
   let frames = 0;
   for (let f = startFrame; f < endFrame; f++) {
     const off = f * SAMPLES_PER_FRAME;
     if (off < 0 || off + FFT_SIZE > pcm.length) continue;
-    for (let t = 0; t < FFT_SIZE; t++) {
-      re[t] = pcm[off + t] * WINDOW[t];
-      im[t] = 0;
-    }
-    fft(re, im);
-    for (let k = 0; k < FFT_SIZE / 2; k++) power[k] += re[k] * re[k] + im[k] * im[k];
+    for (let t = 0; t < FFT_SIZE; t++) frame[t] = pcm[off + t] * WINDOW[t];
+    spectrumOf(frame, framePower);
+    for (let k = 0; k < FFT_SIZE / 2; k++) power[k] += framePower[k];
     frames++;
   }
   if (frames === 0) return null;

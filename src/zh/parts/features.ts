@@ -12,9 +12,9 @@
  * the syllable's first phone (for a syllable of one phone, its first ONSET_FRAMES frames), the
  * final its last phone.
  */
-import FFT from 'fft.js';
 import { SAMPLES_PER_FRAME } from '../../acoustic/types.js';
 import { melFilterBank, melLogEnergies, type MelFilterBank } from '../../dsp/mel.js';
+import { powerSpectrum } from '../../dsp/spectrum.js';
 
 export const MEL_BANDS = 30;
 const SAMPLE_RATE = 16000;
@@ -38,14 +38,13 @@ function filters(warp: number): MelFilterBank {
   return bank;
 }
 
-const transform = new FFT(FFT_SIZE);
+const spectrumOf = powerSpectrum(FFT_SIZE);
 
 /** Log mel spectra of 16 kHz audio, one per 10 ms frame, each band less its mean over the recording. */
 export function melSpectra(pcm: Int16Array, warp = 1): Float32Array[] {
   const bank = filters(warp);
   const n = Math.floor(pcm.length / SAMPLES_PER_FRAME);
   const frame = new Float64Array(FFT_SIZE);
-  const spectrum = new Float64Array(2 * FFT_SIZE);
   const power = new Float64Array(FFT_SIZE / 2);
   const mean = new Float64Array(MEL_BANDS);
   const out: Float32Array[] = [];
@@ -54,8 +53,7 @@ export function melSpectra(pcm: Int16Array, warp = 1): Float32Array[] {
     const len = Math.min(WINDOW_SAMPLES, pcm.length - off);
     for (let t = 0; t < len; t++) frame[t] = pcm[off + t] * WINDOW[t];
     frame.fill(0, len);
-    transform.realTransform(spectrum, frame);
-    for (let k = 0; k < power.length; k++) power[k] = spectrum[2 * k] * spectrum[2 * k] + spectrum[2 * k + 1] * spectrum[2 * k + 1];
+    spectrumOf(frame, power);
     const v = new Float32Array(MEL_BANDS);
     melLogEnergies(bank, power, ENERGY_FLOOR, v);
     for (let b = 0; b < MEL_BANDS; b++) mean[b] += v[b] / n;
