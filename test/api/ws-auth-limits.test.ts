@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../src/config.js';
 import { createJwtService } from '../../src/auth/jwt.js';
 import { buildTestApp, listenOnLoopback } from '../helpers/app.js';
-import { createAccount, type TestAccount } from '../helpers/gateway.js';
+import { createAccount } from '../helpers/gateway.js';
 import { charged, ledger } from '../helpers/ledger.js';
 import { englishRecording, mandarinRecording, type Recording } from '../helpers/recordings.js';
 import { connect, frames, signedHandshake, type FrameClient } from '../helpers/ws.js';

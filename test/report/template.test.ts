@@ -16,7 +16,7 @@ import { voiceFromSlots } from '../../src/report/slots.js';
 import { composeTemplate, priorityOrder } from '../../src/report/template/compose.js';
 import { DIMENSION_KEYS, type Report } from '../../src/report/types.js';
 import { createReportWriter } from '../../src/report/writer.js';
-import { EN_AUDIO, EN_TEXT, ZH_AUDIO, ZH_TEXT, assess, closeReadings, config } from './readings.js';
+import { EN_AUDIO, EN_TEXT, ZH_AUDIO, ZH_TEXT, assess, closeReadings } from './readings.js';
 
 const writer = createReportWriter({ llm: { baseUrl: null, apiKey: null, model: 'none', timeoutMs: 1000 }, limitBackend: createLimitBackend(null), trialDailyAiReports: 0 });
 type Reading = { a: Assessment; config: EvaluationConfig };

@@ -17,7 +17,7 @@ import { classifyTone, classifyTones, loadToneModel } from '../../src/zh/tone/cl
 import { judgedTones } from '../../src/zh/engine/sandhi.js';
 import { pitchContext, readingSpan, toneEvidence } from '../../src/zh/tone/extract.js';
 import { speakerPitchStats } from '../../src/dsp/pitch.js';
-import { REPO_ROOT, SHARED_DATA_DIR, testConfig } from '../helpers/app.js';
+import { SHARED_DATA_DIR, testConfig } from '../helpers/app.js';
 
 const OTHER = { file: path.join(SHARED_DATA_DIR, 'zh', 'fireredasr', 'BAC009S0764W0121.wav'), text: '甚至出现交易几乎停滞的情况' };
 

@@ -156,7 +156,6 @@ const UTTERANCE_BASE = [
 export const UTTERANCE_FEATURES: readonly string[] = [...UTTERANCE_BASE, ...UTTERANCE_BASE.map((n) => `${n}^2`)];
 
 const HEARD = PHONE_FEATURES.indexOf('loopSame');
-const DUR_Z = PHONE_FEATURES.indexOf('durZ');
 
 export function utteranceFeatures(
   ev: ReadingEvidence,
