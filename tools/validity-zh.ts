@@ -6,7 +6,8 @@
  *
  *   npm run validity:zh -- --subset      CI: 16 sentences (about 75 s on an idle 2-core machine)
  *   npm run validity:zh                  all sentences without Latin letters (long)
- *   options: --limit N, --seed S, --data DIR (another speaker's folder of the same layout),
+ *   options: --limit N, --seed S, --data DIR (another speaker's folder of the same layout:
+ *            transcripts.tsv of id and text, and ID.flac or ID.wav),
  *            --only correct,omission (run only these measures; the alterations are drawn as
  *            always, so each case is the one a full run makes), --misses (list the omission
  *            cases whose added characters were not reported skipped), --tone-model FILE (another
@@ -66,6 +67,13 @@ async function run(engine: MandarinEngine, audio: DecodedAudio, cfg: Record<stri
   return { a, words: body.result.words as Word[] };
 }
 
+/** The recording of utterance `id` in the data folder: FLAC as in S0150, or WAV as AISHELL ships it. */
+function recording(id: string): string {
+  const found = ['.flac', '.wav'].map((ext) => path.join(DATA, id + ext)).find((f) => fs.existsSync(f));
+  if (!found) throw new Error(`no ${id}.flac or ${id}.wav in ${DATA}`);
+  return found;
+}
+
 function utterances(): { id: string; text: string }[] {
   const all = fs.readFileSync(path.join(DATA, 'transcripts.tsv'), 'utf8').trim().split('\n').map((l) => {
     const [id, text] = l.split('\t');
@@ -106,7 +114,7 @@ async function main(): Promise<void> {
   const placeByKind = new Map<string, Tally>();
   const kinds: SubstitutionKind[] = ['initial', 'final', 'both'];
   for (const [i, u] of list.entries()) {
-    const audio = await decodeAudio(fs.readFileSync(path.join(DATA, `${u.id}.flac`)));
+    const audio = await decodeAudio(fs.readFileSync(recording(u.id)));
     const chars = [...u.text];
     const zh = analyzeZhText(u.text);
     // 1. Correct reading.
