@@ -28,9 +28,14 @@ export const PART_POSTERIOR: Readonly<Record<SyllablePart, number>> = { initial:
  * Support at or over which a character the competition judged substituted is kept as read:
  * both its expected initial and final hold at least this posterior. The competition's false
  * flags are mostly characters the 8 kHz model fits poorly, whose parts the whole band still
- * shows as expected. Slack does not move it.
+ * shows as expected; on a voice the acoustic model fits less well they are more (S0150 rendered
+ * higher: 193 of 5,985 correct characters against 51) and the classifiers' posteriors flatter.
+ * 0.2 had the best recall on the held-out half (docs/mandarin-engine.md, "Thresholds"); 0.1
+ * keeps a point of recall less there for fewer false flags on every voice measured, and brings
+ * the higher rendering's false rejections under the 5% target ("Later: a lower bar for keeping
+ * the competition's flags as read"). Slack does not move it.
  */
-export const PART_SUPPORT = 0.2;
+export const PART_SUPPORT = 0.1;
 
 /**
  * The classifiers know one speaker, read through frequency warps. On a voice they know less
