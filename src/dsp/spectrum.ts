@@ -9,7 +9,7 @@ import FFT from 'fft.js';
 
 /**
  * A function that writes the power |X[k]|² of bins k < size / 2 of a real frame of `size`
- * samples (a power of two, at least 4) into `power` (its length: size / 2, or fewer bins).
+ * samples (a power of two) into `power` (its length: size / 2, or fewer bins).
  */
 export function powerSpectrum(size: number): (frame: Float64Array, power: Float64Array) => void {
   const transform = new FFT(size);
