@@ -20,7 +20,7 @@ import { syllableTable } from '../src/zh/engine/syllables.js';
 import { analyzeZhText } from '../src/zh/engine/text.js';
 import { classifyTone, loadToneModel } from '../src/zh/tone/classifier.js';
 import { pitchContext, readingSpan, toneEvidence } from '../src/zh/tone/extract.js';
-import { partsHeard } from '../src/zh/engine/parts.js';
+import { partsHeard, spectraOf } from '../src/zh/engine/parts.js';
 import { loadPartModel } from '../src/zh/parts/classifier.js';
 
 const REPO = path.resolve(import.meta.dirname, '..');
@@ -85,8 +85,8 @@ async function main(): Promise<void> {
     const [, tComp] = await cpuMs(() => competeAll(backend, table, audio.pcm, al, [...labels], 0));
     const [, tIns] = await cpuMs(() => insertionsOf(backend, table, audio.pcm, al, labels));
     const [, tTone] = await cpuMs(async () => toneEvidence(pitchContext(audio.pcm, 16000, readingSpan(al.syllables)), al.syllables, zh.read.map((r) => zh.tokens[r].sandhiTone)).features.map((f) => (f ? classifyTone(model, f) : null)));
-    // The initial and final classifiers over every aligned character (the engine asks only for those the competition left as read).
-    const [, tParts] = await cpuMs(async () => partsHeard(audio.pcm, table, partModels, al.syllables, labels, () => true));
+    // The initial and final classifiers over every aligned character, the spectra included (the engine asks for the same characters, less those the second look put back).
+    const [, tParts] = await cpuMs(async () => partsHeard(spectraOf(audio.pcm), table, partModels, al.syllables, labels, () => true));
     const [, tTotal] = await cpuMs(async () => presentReadAloud(await engine.assess(config, audio), config));
     if (n === 0) continue; // warm-up
     stages.align.push(tAlign);

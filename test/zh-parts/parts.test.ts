@@ -15,7 +15,7 @@ import { syllableTable, type SyllableTable } from '../../src/zh/engine/syllables
 import { analyzeZhText } from '../../src/zh/engine/text.js';
 import { MEL_BANDS, melSpectra, partFeatures, type SyllablePart } from '../../src/zh/parts/features.js';
 import { classifyPart, loadPartModel, modelPath } from '../../src/zh/parts/classifier.js';
-import { FAMILIAR_CHARACTERS, FAMILIAR_SUPPORT, familiarVoice, partsHeard, PART_POSTERIOR, type PartsHeard } from '../../src/zh/engine/parts.js';
+import { FAMILIAR_CHARACTERS, FAMILIAR_SUPPORT, familiarVoice, partsHeard, PART_POSTERIOR, spectraOf, type PartsHeard } from '../../src/zh/engine/parts.js';
 import { parseEvaluationConfig } from '../../src/evaluation/config.js';
 import { createMandarinEngine } from '../../src/zh/engine/engine.js';
 import { REPO_ROOT, SHARED_DATA_DIR, testConfig } from '../helpers/app.js';
@@ -95,12 +95,12 @@ test('another speaker read as written: most initials and finals heard right, non
     // 10 initials and 8 finals when written: a vowel depends more on the voice than a consonant.
     assert.ok(right >= (part === 'initial' ? 10 : 8), `${right} of ${labels.length} ${part}s most probable`);
   }
-  const asRead = partsHeard(audio.pcm, table, models, al.syllables, labels, () => true);
+  const asRead = partsHeard(spectraOf(audio.pcm), table, models, al.syllables, labels, () => true);
   assert.equal(asRead.size, labels.length);
   assert.ok([...asRead.values()].every((h) => h.heard === null && h.support >= PART_POSTERIOR.final));
   // The same reading with 出 (chu) given as chai, 交 (jiao) as xiao and 停 (ting) as ding: heard as read.
   const given = labels.map((l, k) => (k === 2 ? 'chai' : k === 4 ? 'xiao' : k === 8 ? 'ding' : l));
-  const found = [...partsHeard(audio.pcm, table, models, al.syllables, given, () => true)].filter(([, h]) => h.heard);
+  const found = [...partsHeard(spectraOf(audio.pcm), table, models, al.syllables, given, () => true)].filter(([, h]) => h.heard);
   assert.deepEqual(found.map(([k, h]) => [k, h.heard]), [[2, 'chu'], [4, 'jiao'], [8, 'ting']]);
 });
 

@@ -26,7 +26,7 @@ import { compete, findInsertion, insertedFrames, presence, recoverSkipped, type 
 import { acceptInsertion, CALIBRATION, gopScore, judgeTone, pronunciationScore, substitutionThreshold } from './judge.js';
 import { placeSkipped } from './placement.js';
 import { otherPlaceSibilants } from './sibilants.js';
-import { familiarVoice, PART_SUPPORT, partsHeard, type PartModels } from './parts.js';
+import { familiarVoice, PART_SUPPORT, partsHeard, spectraOf, type PartModels } from './parts.js';
 import { loadPartModel } from '../parts/classifier.js';
 import { energyDb, prosody, type TimedSyllable } from './prosody.js';
 import { acceptedTones, judgedTones } from './sandhi.js';
@@ -78,6 +78,12 @@ async function assess(
   const fixedChars = new Set([...recovered.reduced, ...recovered.others.keys()]);
   if (al.ok) await placeSkipped(backend, table, audio.pcm, pitch, models.tone, text, al, labels, fixedChars);
   const comps = al.ok ? await competeAll(backend, table, audio.pcm, al, heardLabels, config.slack, recovered) : [];
+  // The checks beside the competition read the band above 4 kHz: wideband speech only. The
+  // whole band's overruling comes before the short ones among the competition's flags are
+  // dropped: a character heard as written is not one to drop.
+  const wide = al.ok && isWideband(audio);
+  const spectra = spectraOf(audio.pcm);
+  if (wide) keepHeardAsRead(spectra, table, models.parts, al.syllables, labels, heardLabels, comps, fixedChars, config.slack);
   const dropped = al.ok ? await dropUnread(backend, table, audio.pcm, al, labels, heardLabels, comps, config.slack, recovered.others) : [];
   if (dropped.length > 0) {
     // Dropped characters are skipped ones the placement has not seen: the same choice for them,
@@ -88,9 +94,8 @@ async function assess(
       comps[m.aligned] = null;
     }
   }
-  // Both checks beside the competition read the band above 4 kHz: wideband speech only.
-  if (al.ok && isWideband(audio)) {
-    judgeParts(audio, table, models.parts, al.syllables, labels, heardLabels, comps, fixedChars, config.slack);
+  if (wide) {
+    judgeParts(spectra, table, models.parts, al.syllables, labels, heardLabels, comps, fixedChars, config.slack);
     // The place of sibilant initials (sibilants.ts): a character still read whose s was said
     // retroflex, or whose zh, ch or sh flat, is heard as the syllable of the other place.
     markHeard(otherPlaceSibilants(audio.pcm, table, al.syllables, labels, config.slack), heardLabels, comps, substitutionThreshold(config.slack));
@@ -130,14 +135,14 @@ async function assess(
 }
 
 /**
- * Initials and finals heard from the whole band (parts.ts), on wideband speech, for characters
- * not put back by the second look (`fixed`: reduced, or another syllable already): one the
- * competition judged substituted is kept as read when the classifiers hear both its expected
- * parts well (PART_SUPPORT); one it left as read is judged substituted when they do not hear one
- * of them, with the syllable they hear, in a voice they know well enough (FAMILIAR_SUPPORT).
+ * The competition's flags the whole band overrules (parts.ts), on wideband speech: a character
+ * the competition judged substituted, and not put back by the second look (`fixed`: reduced, or
+ * another syllable already), is kept as read when the classifiers hear both its expected parts
+ * well (PART_SUPPORT). Done before `dropUnread`, which would otherwise take a short one of them
+ * for a character not spoken.
  */
-function judgeParts(
-  audio: DecodedAudio,
+function keepHeardAsRead(
+  spectra: () => readonly Float32Array[],
   table: SyllableTable,
   models: PartModels,
   syllables: readonly (AlignedSyllable | null)[],
@@ -148,17 +153,36 @@ function judgeParts(
   slack: number,
 ): void {
   const threshold = substitutionThreshold(slack);
-  const others = new Map<number, string>();
-  const heard = partsHeard(audio.pcm, table, models, syllables, labels, (k) => !fixed.has(k), slack);
-  const familiar = familiarVoice(heard);
-  for (const [k, h] of heard) {
-    if ((comps[k]?.evidence ?? 0) <= threshold) {
-      if (h.heard && familiar) others.set(k, h.heard);
-    } else if (h.support >= PART_SUPPORT) {
-      comps[k] = null;
-      heardLabels[k] = labels[k];
-    }
+  const flagged = (k: number) => !fixed.has(k) && (comps[k]?.evidence ?? 0) > threshold;
+  for (const [k, h] of partsHeard(spectra, table, models, syllables, labels, flagged, slack)) {
+    if (h.support < PART_SUPPORT) continue;
+    comps[k] = null;
+    heardLabels[k] = labels[k];
   }
+}
+
+/**
+ * Initials and finals not said (parts.ts), on wideband speech, in a voice the classifiers know
+ * well enough (FAMILIAR_SUPPORT): a character the competition left as read, and not put back by
+ * the second look, is judged substituted when they do not hear one of its expected parts, with
+ * the syllable they hear.
+ */
+function judgeParts(
+  spectra: () => readonly Float32Array[],
+  table: SyllableTable,
+  models: PartModels,
+  syllables: readonly (AlignedSyllable | null)[],
+  labels: readonly string[],
+  heardLabels: string[],
+  comps: (Competition | null)[],
+  fixed: ReadonlySet<number>,
+  slack: number,
+): void {
+  const threshold = substitutionThreshold(slack);
+  const heard = partsHeard(spectra, table, models, syllables, labels, (k) => !fixed.has(k), slack);
+  if (!familiarVoice(heard)) return;
+  const others = new Map<number, string>();
+  for (const [k, h] of heard) if (h.heard && (comps[k]?.evidence ?? 0) <= threshold) others.set(k, h.heard);
   markHeard(others, heardLabels, comps, threshold);
 }
 

@@ -6,7 +6,7 @@
  * over the initials and one over the finals; a character one of whose expected parts holds less
  * than PART_POSTERIOR is judged substituted, heard as the most probable syllable that changes
  * only the parts judged so; one the competition judged substituted whose expected parts both
- * hold PART_SUPPORT or more is kept as read (engine.ts `judgeParts`). Only wideband speech is
+ * hold PART_SUPPORT or more is kept as read (engine.ts `keepHeardAsRead`, `judgeParts`). Only wideband speech is
  * judged (the classifiers read 4–8 kHz).
  */
 import type { AlignedSyllable } from './align.js';
@@ -70,11 +70,21 @@ export interface PartsHeard {
 }
 
 /**
- * What the classifiers heard of each character `judge(k)` asks about. `labels[k]` is the
- * expected toneless syllable of character k, `syllables[k]` its alignment (null: not aligned).
+ * The recording's mel spectra (features.ts), computed on first use and then kept: the engine
+ * asks the classifiers twice per reading, and most readings need them at most once.
+ */
+export function spectraOf(pcm: Int16Array): () => readonly Float32Array[] {
+  let spectra: Float32Array[] | null = null;
+  return () => (spectra ??= melSpectra(pcm));
+}
+
+/**
+ * What the classifiers heard of each character `judge(k)` asks about. `spectra` gives the
+ * recording's mel spectra (`spectraOf`), `labels[k]` the expected toneless syllable of
+ * character k, `syllables[k]` its alignment (null: not aligned).
  */
 export function partsHeard(
-  pcm: Int16Array,
+  spectra: () => readonly Float32Array[],
   table: SyllableTable,
   models: PartModels,
   syllables: readonly (AlignedSyllable | null)[],
@@ -83,17 +93,15 @@ export function partsHeard(
   slack = 0,
 ): Map<number, PartsHeard> {
   const out = new Map<number, PartsHeard>();
-  let spectra: Float32Array[] | null = null;
   syllables.forEach((s, k) => {
     if (!s || !judge(k)) return;
-    spectra ??= melSpectra(pcm);
     const expected: Record<SyllablePart, string> = { initial: table.initialOf(labels[k]), final: table.finalOf(labels[k]) };
     let support = 1;
     // Per part: the classes it may be heard as, with their posteriors (the expected one alone when it holds enough).
     const options = PARTS.map((part) => {
       const model = models[part];
       const c = model.classes.indexOf(expected[part]);
-      const x = c < 0 ? null : partFeatures(spectra!, s.phones, part);
+      const x = c < 0 ? null : partFeatures(spectra(), s.phones, part);
       const p = x ? classifyPart(model, x) : null;
       if (p) support = Math.min(support, p[c]);
       if (!p || p[c] >= PART_POSTERIOR[part] * 10 ** -slack) return [{ text: expected[part], p: 1 }];
