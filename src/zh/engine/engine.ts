@@ -82,8 +82,8 @@ async function assess(
   // whole band's overruling comes before the short ones among the competition's flags are
   // dropped: a character heard as written is not one to drop.
   const wide = al.ok && isWideband(audio);
-  const spectra = spectraOf(audio.pcm);
-  if (wide) keepHeardAsRead(spectra, table, models.parts, al.syllables, labels, heardLabels, comps, fixedChars, config.slack);
+  const band: WholeBand = { spectra: spectraOf(audio.pcm), table, models: models.parts, syllables: al.syllables, labels, heardLabels, comps, fixed: fixedChars, slack: config.slack };
+  if (wide) keepHeardAsRead(band);
   const dropped = al.ok ? await dropUnread(backend, table, audio.pcm, al, labels, heardLabels, comps, config.slack, recovered.others) : [];
   if (dropped.length > 0) {
     // Dropped characters are skipped ones the placement has not seen: the same choice for them,
@@ -95,7 +95,7 @@ async function assess(
     }
   }
   if (wide) {
-    judgeParts(spectra, table, models.parts, al.syllables, labels, heardLabels, comps, fixedChars, config.slack);
+    judgeParts(band);
     // The place of sibilant initials (sibilants.ts): a character still read whose s was said
     // retroflex, or whose zh, ch or sh flat, is heard as the syllable of the other place.
     markHeard(otherPlaceSibilants(audio.pcm, table, al.syllables, labels, config.slack), heardLabels, comps, substitutionThreshold(config.slack));
@@ -135,55 +135,51 @@ async function assess(
 }
 
 /**
- * The competition's flags the whole band overrules (parts.ts), on wideband speech: a character
- * the competition judged substituted, and not put back by the second look (`fixed`: reduced, or
- * another syllable already), is kept as read when the classifiers hear both its expected parts
- * well (PART_SUPPORT). Done before `dropUnread`, which would otherwise take a short one of them
- * for a character not spoken.
+ * What the whole band's checks read and change: the recording's spectra, the characters'
+ * alignment and expected syllables, what was heard of each and the competition's judgements
+ * (both changed in place), and the characters the second look put back (`fixed`: reduced, or
+ * another syllable already), which the classifiers leave alone.
  */
-function keepHeardAsRead(
-  spectra: () => readonly Float32Array[],
-  table: SyllableTable,
-  models: PartModels,
-  syllables: readonly (AlignedSyllable | null)[],
-  labels: readonly string[],
-  heardLabels: string[],
-  comps: (Competition | null)[],
-  fixed: ReadonlySet<number>,
-  slack: number,
-): void {
-  const threshold = substitutionThreshold(slack);
-  const flagged = (k: number) => !fixed.has(k) && (comps[k]?.evidence ?? 0) > threshold;
-  for (const [k, h] of partsHeard(spectra, table, models, syllables, labels, flagged, slack)) {
+interface WholeBand {
+  spectra: () => readonly Float32Array[];
+  table: SyllableTable;
+  models: PartModels;
+  syllables: readonly (AlignedSyllable | null)[];
+  labels: readonly string[];
+  heardLabels: string[];
+  comps: (Competition | null)[];
+  fixed: ReadonlySet<number>;
+  slack: number;
+}
+
+/**
+ * The competition's flags the whole band overrules (parts.ts), on wideband speech: a character
+ * the competition judged substituted is kept as read when the classifiers hear both its
+ * expected parts well (PART_SUPPORT). Done before `dropUnread`, which would otherwise take a
+ * short one of them for a character not spoken.
+ */
+function keepHeardAsRead(w: WholeBand): void {
+  const threshold = substitutionThreshold(w.slack);
+  const flagged = (k: number) => !w.fixed.has(k) && (w.comps[k]?.evidence ?? 0) > threshold;
+  for (const [k, h] of partsHeard(w.spectra, w.table, w.models, w.syllables, w.labels, flagged, w.slack)) {
     if (h.support < PART_SUPPORT) continue;
-    comps[k] = null;
-    heardLabels[k] = labels[k];
+    w.comps[k] = null;
+    w.heardLabels[k] = w.labels[k];
   }
 }
 
 /**
  * Initials and finals not said (parts.ts), on wideband speech, in a voice the classifiers know
- * well enough (FAMILIAR_SUPPORT): a character the competition left as read, and not put back by
- * the second look, is judged substituted when they do not hear one of its expected parts, with
- * the syllable they hear.
+ * well enough (FAMILIAR_SUPPORT): a character the competition left as read is judged
+ * substituted when they do not hear one of its expected parts, with the syllable they hear.
  */
-function judgeParts(
-  spectra: () => readonly Float32Array[],
-  table: SyllableTable,
-  models: PartModels,
-  syllables: readonly (AlignedSyllable | null)[],
-  labels: readonly string[],
-  heardLabels: string[],
-  comps: (Competition | null)[],
-  fixed: ReadonlySet<number>,
-  slack: number,
-): void {
-  const threshold = substitutionThreshold(slack);
-  const heard = partsHeard(spectra, table, models, syllables, labels, (k) => !fixed.has(k), slack);
+function judgeParts(w: WholeBand): void {
+  const threshold = substitutionThreshold(w.slack);
+  const heard = partsHeard(w.spectra, w.table, w.models, w.syllables, w.labels, (k) => !w.fixed.has(k), w.slack);
   if (!familiarVoice(heard)) return;
   const others = new Map<number, string>();
-  for (const [k, h] of heard) if (h.heard && (comps[k]?.evidence ?? 0) <= threshold) others.set(k, h.heard);
-  markHeard(others, heardLabels, comps, threshold);
+  for (const [k, h] of heard) if (h.heard && (w.comps[k]?.evidence ?? 0) <= threshold) others.set(k, h.heard);
+  markHeard(others, w.heardLabels, w.comps, threshold);
 }
 
 /**
