@@ -36,9 +36,16 @@ export const RENDERINGS = [
 ] as const;
 export type Rendering = (typeof RENDERINGS)[number];
 
+/** The file of recording `id` in folder `dir`: FLAC as in S0150, or WAV as AISHELL ships it. */
+export function recordingIn(dir: string, id: string): string {
+  const found = ['.flac', '.wav'].map((ext) => path.join(dir, id + ext)).find((f) => fs.existsSync(f));
+  if (!found) throw new Error(`no ${id}.flac or ${id}.wav in ${dir}`);
+  return found;
+}
+
 /** A recording as read, or rendered by sox (written to its standard output as FLAC; `-R`: the same dither every run). */
 export function readAudio(id: string, rendering: Rendering | null) {
-  const file = path.join(DATA, `${id}.flac`);
+  const file = recordingIn(DATA, id);
   return decodeAudio(rendering ? execFileSync('sox', ['-R', file, '-t', 'flac', '-', ...rendering.effects], { maxBuffer: 1 << 28 }) : fs.readFileSync(file));
 }
 

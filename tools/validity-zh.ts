@@ -27,14 +27,10 @@ import { loadConfig } from '../src/config.js';
 import { syllableTable, type SyllableTable } from '../src/zh/engine/syllables.js';
 import { analyzeZhText } from '../src/zh/engine/text.js';
 import { loadToneModel } from '../src/zh/tone/classifier.js';
+import { arg, DATA as S0150, recordingIn, REPO } from './s0150.js';
 import { insertionCase, omissionCase, omissionsAccounted, placeCase, rng, substitutionCase, toneCase, type SubstitutionKind } from './validity-zh-cases.js';
 
-const REPO = path.resolve(import.meta.dirname, '..');
-const arg = (name: string) => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? process.argv[i + 1] : undefined;
-};
-const DATA = path.resolve(arg('--data') ?? path.resolve(REPO, '..', 'shared', 'data', 'zh', 'aishell-s0150'));
+const DATA = path.resolve(arg('--data') ?? S0150);
 const SUBSET = process.argv.includes('--subset');
 const SEED = Number(arg('--seed') ?? 20261121);
 const MEASURES = ['correct', 'substitution', 'tone', 'omission', 'place', 'insertion'] as const;
@@ -65,13 +61,6 @@ async function run(engine: MandarinEngine, audio: DecodedAudio, cfg: Record<stri
   const a = await engine.assess(config, audio);
   const body = presentReadAloud(a, config, { readtypeDiagnosis: diag });
   return { a, words: body.result.words as Word[] };
-}
-
-/** The recording of utterance `id` in the data folder: FLAC as in S0150, or WAV as AISHELL ships it. */
-function recording(id: string): string {
-  const found = ['.flac', '.wav'].map((ext) => path.join(DATA, id + ext)).find((f) => fs.existsSync(f));
-  if (!found) throw new Error(`no ${id}.flac or ${id}.wav in ${DATA}`);
-  return found;
 }
 
 function utterances(): { id: string; text: string }[] {
@@ -114,7 +103,7 @@ async function main(): Promise<void> {
   const placeByKind = new Map<string, Tally>();
   const kinds: SubstitutionKind[] = ['initial', 'final', 'both'];
   for (const [i, u] of list.entries()) {
-    const audio = await decodeAudio(fs.readFileSync(recording(u.id)));
+    const audio = await decodeAudio(fs.readFileSync(recordingIn(DATA, u.id)));
     const chars = [...u.text];
     const zh = analyzeZhText(u.text);
     // 1. Correct reading.

@@ -1,9 +1,8 @@
 /**
  * Power spectra of real frames, for every spectral measure of the repository (the part
  * classifiers' mel spectra, the sibilant band tilt, the English repetition likeness, the
- * synthesised voice's brightness). The transform is fft.js's real FFT (radix 4, its twiddle
- * factors computed once per size), which costs a fraction of a textbook radix-2 FFT of the
- * complex signal. Pure apart from its scratch buffer.
+ * synthesised voice's brightness). The transform is fft.js's real FFT: radix 4, on the real
+ * signal, its twiddle factors computed once per size. Pure apart from its scratch buffer.
  */
 import FFT from 'fft.js';
 

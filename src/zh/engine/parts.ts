@@ -5,9 +5,9 @@
  * cross its threshold. Classifiers trained on native speech give each read character a posterior
  * over the initials and one over the finals; a character one of whose expected parts holds less
  * than PART_POSTERIOR is judged substituted, heard as the most probable syllable that changes
- * only the parts judged so; one the competition judged substituted whose expected parts both
- * hold PART_SUPPORT or more is kept as read (engine.ts `keepHeardAsRead`, `judgeParts`). Only wideband speech is
- * judged (the classifiers read 4–8 kHz).
+ * only the parts judged so (engine.ts `judgeParts`); one the competition judged substituted
+ * whose expected parts both hold PART_SUPPORT or more is kept as read (engine.ts
+ * `keepHeardAsRead`). Only wideband speech is judged (the classifiers read 4–8 kHz).
  */
 import type { AlignedSyllable } from './align.js';
 import type { SyllableTable } from './syllables.js';
@@ -29,7 +29,8 @@ export const PART_POSTERIOR: Readonly<Record<SyllablePart, number>> = { initial:
  * both its expected initial and final hold at least this posterior. The competition's false
  * flags are mostly characters the 8 kHz model fits poorly, whose parts the whole band still
  * shows as expected; on a voice the acoustic model fits less well they are more (S0150 rendered
- * higher: 193 of 5,985 correct characters against 51) and the classifiers' posteriors flatter.
+ * higher: 193 of 5,985 correct characters against 51, counted once by a variant of the engine)
+ * and the classifiers' posteriors flatter.
  * 0.2 had the best recall on the held-out half (docs/mandarin-engine.md, "Thresholds"); 0.1
  * keeps a point of recall less there for fewer false flags on every voice measured, and brings
  * the higher rendering's false rejections under the 5% target ("Later: a lower bar for keeping
@@ -71,7 +72,8 @@ export interface PartsHeard {
 
 /**
  * The recording's mel spectra (features.ts), computed on first use and then kept: the engine
- * asks the classifiers twice per reading, and most readings need them at most once.
+ * asks the classifiers twice per reading (for the competition's flags, then for every
+ * character), on the same spectra.
  */
 export function spectraOf(pcm: Int16Array): () => readonly Float32Array[] {
   let spectra: Float32Array[] | null = null;
@@ -107,19 +109,31 @@ export function partsHeard(
       if (!p || p[c] >= PART_POSTERIOR[part] * 10 ** -slack) return [{ text: expected[part], p: 1 }];
       return model.classes.map((text, i) => ({ text, p: p[i] }));
     });
-    // Heard: the most probable syllable the model can spell, and more probable than the expected one.
-    let heard: string | null = null;
-    let best = options.reduce((p, o, j) => p * o.find((x) => x.text === expected[PARTS[j]])!.p, 1);
-    if (options.some((o) => o.length > 1))
-      for (const i of options[0])
-        for (const f of options[1]) {
-          const syllable = i.text + f.text;
-          if (i.p * f.p > best && table.prons.has(syllable) && !table.same(syllable, labels[k])) {
-            best = i.p * f.p;
-            heard = syllable;
-          }
-        }
-    out.set(k, { support, heard });
+    out.set(k, { support, heard: mostProbableOther(table, labels[k], expected, options) });
   });
   return out;
+}
+
+/**
+ * The most probable syllable the model can spell from the parts' options that is more probable
+ * than the expected one (null when there is none, or when every part kept the expected option alone).
+ */
+function mostProbableOther(
+  table: SyllableTable,
+  label: string,
+  expected: Record<SyllablePart, string>,
+  options: readonly (readonly { text: string; p: number }[])[],
+): string | null {
+  if (options.every((o) => o.length === 1)) return null;
+  let heard: string | null = null;
+  let best = options.reduce((p, o, j) => p * o.find((x) => x.text === expected[PARTS[j]])!.p, 1);
+  for (const i of options[0]) {
+    for (const f of options[1]) {
+      const syllable = i.text + f.text;
+      if (i.p * f.p <= best || !table.prons.has(syllable) || table.same(syllable, label)) continue;
+      best = i.p * f.p;
+      heard = syllable;
+    }
+  }
+  return heard;
 }

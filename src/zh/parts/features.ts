@@ -6,7 +6,8 @@
  * finals heard from the whole band").
  *
  * Each 10 ms frame (a 25 ms Hann window from the frame's start, 512-point FFT) gives MEL_BANDS
- * log energies (src/dsp/mel.ts; training also reads them through frequency warps), minus the recording's mean of each band (the channel and, in part, the voice).
+ * log energies (src/dsp/mel.ts; training also reads them through frequency warps), minus the
+ * recording's mean of each band (the channel and, in part, the voice).
  * A part is its aligned frames in thirds, with the frames just before and just after it (a
  * closure, a burst, the transitions between initial and final) and its length. The initial is
  * the syllable's first phone (for a syllable of one phone, its first ONSET_FRAMES frames), the
