@@ -30,13 +30,27 @@ import { classifyPart, modelPath, type PartModel } from '../src/zh/parts/classif
 import { PART_POSTERIOR } from '../src/zh/engine/parts.js';
 import { trainEnsemble } from './mlp-ensemble.js';
 import { alignedUtterances, arg, cached, readAudio, RENDERINGS, REPO, type Rendering } from './s0150.js';
+import { positions, rng, substitute, type SubstitutionKind } from './validity-zh-cases.js';
+import { alignReading } from '../src/zh/engine/align.js';
+
+type AlignedPhones = ([string, number, number][] | null)[];
 
 interface Utterance {
   id: string;
   /** Toneless syllable of each read character. */
   labels: string[];
   /** Each character's aligned phones: [phone, startFrame, endFrame]. */
-  phones: ([string, number, number][] | null)[];
+  phones: AlignedPhones;
+}
+
+/**
+ * The utterance aligned to references with syllables substituted (`--misread`): as the engine
+ * meets a misread character, aligned to a syllable that was not said. `altered` are the changed
+ * positions, `given` their syllables.
+ */
+interface Misread {
+  id: string;
+  copies: { altered: number[]; given: string[]; phones: AlignedPhones }[];
 }
 
 /** Frequency warps every recording is read through (1: as recorded). */
@@ -53,11 +67,41 @@ function extract(limit: number, rendering: Rendering | null = null): Promise<Utt
   }));
 }
 
+const KINDS: SubstitutionKind[] = ['initial', 'final', 'both'];
+
+/**
+ * `copies` alignments per utterance of its reference with two syllables substituted as the
+ * validity protocol substitutes them (seeded per utterance, from `seed`), every character required.
+ */
+async function extractMisread(utts: Utterance[], copies: number, seed: number): Promise<Misread[]> {
+  const backend = createInThreadBackend(loadConfig(process.env, REPO), { langs: ['zh'] });
+  const table = syllableTable(backend.lexicon('zh'));
+  const out: Misread[] = [];
+  for (const [n, u] of utts.entries()) {
+    const audio = await readAudio(u.id, null);
+    const r = rng(seed * 7919 + n);
+    const m: Misread = { id: u.id, copies: [] };
+    for (let c = 0; c < copies; c++) {
+      const altered = positions(r, u.labels.length, 2);
+      const labels = [...u.labels];
+      const given = altered.map((k, j) => (labels[k] = substitute(r, table, u.labels[k], KINDS[(n + c + j) % KINDS.length])));
+      const al = await alignReading(backend, table, labels, audio.pcm, { gop: false, optional: false });
+      if (al.ok) m.copies.push({ altered, given, phones: al.syllables.map((s) => (s ? s.phones.map((p) => [p.phone, p.startFrame, p.endFrame] as [string, number, number]) : null)) });
+    }
+    out.push(m);
+    if (n % 50 === 0) process.stderr.write(`${n} utterances misread\n`);
+  }
+  await backend.close();
+  return out;
+}
+
 interface Sample {
   x: number[];
   y: number;
   utt: number;
   label: string;
+  /** For a sample aligned to a substituted reference: the syllable given there (else absent). */
+  given?: string;
   /** The frequency warp it was read through (1: as recorded). */
   warp: number;
 }
@@ -73,17 +117,26 @@ const partOf = (task: Task, syllable: string) => (task.part === 'initial' ? task
 const otherPartOf = (task: Task, syllable: string) => (task.part === 'initial' ? task.table.finalOf(syllable) : task.table.initialOf(syllable));
 
 /** Samples of the utterances read through each warp; `index` numbers them (renderings share the original's number). */
-async function samples(task: Task, utts: Utterance[], rendering: Rendering | null, warps: readonly number[], index: Map<string, number>): Promise<Sample[]> {
+async function samples(task: Task, utts: Utterance[], rendering: Rendering | null, warps: readonly number[], index: Map<string, number>, misread: ReadonlyMap<string, Misread> = new Map()): Promise<Sample[]> {
   const out: Sample[] = [];
+  const sample = (spectra: Float32Array[], u: Utterance, phones: AlignedPhones[number], k: number, warp: number, given?: string) => {
+    const y = task.classes.indexOf(partOf(task, u.labels[k]));
+    const x = phones && y >= 0 ? partFeatures(spectra, phones.map(([, startFrame, endFrame]) => ({ startFrame, endFrame })), task.part) : null;
+    if (x) out.push({ x, y, utt: index.get(u.id)!, label: u.labels[k], warp, ...(given === undefined ? {} : { given }) });
+  };
   for (const u of utts) {
     const audio = await readAudio(u.id, rendering);
     for (const warp of warps) {
       const spectra = melSpectra(audio.pcm, warp);
-      u.phones.forEach((phones, k) => {
-        const y = task.classes.indexOf(partOf(task, u.labels[k]));
-        const x = phones && y >= 0 ? partFeatures(spectra, phones.map(([, startFrame, endFrame]) => ({ startFrame, endFrame })), task.part) : null;
-        if (x) out.push({ x, y, utt: index.get(u.id)!, label: u.labels[k], warp });
-      });
+      u.phones.forEach((phones, k) => sample(spectra, u, phones, k, warp));
+      // Misread characters and their neighbours, aligned to the substituted reference, labelled with what was said.
+      for (const c of misread.get(u.id)?.copies ?? []) {
+        const near = [...new Set(c.altered.flatMap((k) => [k - 1, k, k + 1]))].filter((k) => k >= 0 && k < u.labels.length);
+        for (const k of near) {
+          const j = c.altered.indexOf(k);
+          sample(spectra, u, c.phones[k], k, warp, j >= 0 ? c.given[j] : u.labels[k]);
+        }
+      }
     }
   }
   return out;
@@ -116,6 +169,30 @@ function measure(task: Task, model: PartModel, test: Sample[]) {
   return { accuracy: right / test.length, thresholds: THRESHOLDS.map((t, i) => ({ threshold: t, falseAlarms: fa[i] / test.length, caught: caught[i] / subs })) };
 }
 
+/**
+ * On characters aligned to a substituted reference (`--misread`), as the engine meets them:
+ * of the parts the substitution changed, the share whose given part falls under each threshold
+ * (caught); of the parts it did not change (the other part of a substituted character, its
+ * neighbours), the share whose part, said and given, does (false alarms).
+ */
+function measureMisread(task: Task, model: PartModel, test: Sample[]) {
+  const fa = THRESHOLDS.map(() => 0);
+  const caught = THRESHOLDS.map(() => 0);
+  let changed = 0;
+  for (const s of test) {
+    const p = classifyPart(model, s.x);
+    const g = task.classes.indexOf(partOf(task, s.given!));
+    if (g !== s.y) changed++;
+    THRESHOLDS.forEach((t, i) => {
+      if (p[g] >= t) return;
+      if (g === s.y) fa[i]++;
+      else caught[i]++;
+    });
+  }
+  const same = test.length - changed;
+  return THRESHOLDS.map((t, i) => ({ threshold: t, falseAlarms: fa[i] / same, caught: caught[i] / changed }));
+}
+
 const pct = (v: number) => `${(100 * v).toFixed(1)}%`;
 function report(task: Task, name: string, m: ReturnType<typeof measure>): void {
   process.stderr.write(`${name}: most probable ${task.part} right ${pct(m.accuracy)}\n`);
@@ -146,8 +223,13 @@ async function main(): Promise<void> {
   }
   // Each voice's samples are made once: trained on (through the warps), and measured on as recorded.
   const asRecorded = (xs: Sample[]) => xs.filter((s) => s.warp === 1 && s.utt % 2 === 1);
-  const data = await samples(task, utts, null, warps, index);
-  const heldOut = asRecorded(data);
+  // Alignments to substituted references: measured on (odd half), trained on with --misread-train.
+  const copies = Number(arg('--misread') ?? 0);
+  const misread = copies > 0 ? await cached<Misread>(cache ? `${cache}.misread${copies}` : undefined, () => extractMisread(utts, copies, Number(arg('--misread-seed') ?? 1))) : [];
+  const all = await samples(task, utts, null, warps, index, new Map(misread.map((m) => [m.id, m])));
+  const data = process.argv.includes('--misread-train') ? all : all.filter((s) => s.given === undefined);
+  const heldOut = asRecorded(all.filter((s) => s.given === undefined));
+  const misreadHeldOut = asRecorded(all.filter((s) => s.given !== undefined));
   const renderedHeldOut: Sample[][] = [];
   for (const r of rendered) {
     const own = await samples(task, r.utts, r.rendering, renderings === 'train' ? warps : [1], index);
@@ -159,6 +241,10 @@ async function main(): Promise<void> {
   const half: PartModel = { ...trainEnsemble(data.filter((s) => s.utt % 2 === 0), opts), ...describe };
   const asRead = measure(task, half, heldOut);
   report(task, 'held-out half', asRead);
+  if (misreadHeldOut.length > 0) {
+    process.stderr.write(`held-out half, aligned to substituted references (${misreadHeldOut.length} parts):\n`);
+    for (const t of measureMisread(task, half, misreadHeldOut)) process.stderr.write(`  under ${t.threshold}: unchanged ${task.part}s ${pct(t.falseAlarms)}, substituted ${task.part}s caught ${pct(t.caught)}\n`);
+  }
   rendered.forEach((r, i) => report(task, `held-out half rendered ${r.rendering.name} (${r.rendering.effects.join(' ')})`, measure(task, half, renderedHeldOut[i])));
   const heldOutAccuracy = Math.round(asRead.accuracy * 1000) / 1000;
   const heldOutModel = arg('--held-out-model');

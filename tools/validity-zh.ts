@@ -10,7 +10,8 @@
  *            transcripts.tsv of id and text, and ID.flac or ID.wav),
  *            --only correct,omission (run only these measures; the alterations are drawn as
  *            always, so each case is the one a full run makes), --misses (list the omission
- *            cases whose added characters were not reported skipped), --tone-model FILE (another
+ *            cases whose added characters were not reported skipped, and every substituted
+ *            character, said > given, with the other characters flagged in its reading), --tone-model FILE (another
  *            tone model, e.g. one trained on half the utterances: tools/train-tone-zh.ts
  *            --held-out-model), --initial-model FILE and --final-model FILE (other
  *            classifiers of the syllable's parts, likewise: tools/train-part-zh.ts
@@ -134,6 +135,16 @@ async function main(): Promise<void> {
         if (sub.altered.includes(k)) subTrue++;
       }
     });
+    if (MISSES) {
+      // Each altered character: said → given, the kind changed, and whether it was flagged; then
+      // every other character flagged. `~` mispronounced, `-` skipped.
+      const said = zh.read.map((t) => zh.tokens[t].syllable);
+      const given = sub.refPinyin.split(' ');
+      const mark = (w: Word) => (w.readStatus === 'skipped' ? '-' : w.readStatus === 'mispronounced' ? '~' : '');
+      sub.altered.forEach((k, j) => process.stderr.write(`substitution ${u.id} ${k} ${said[k]}>${given[k].replace(/\d$/, '')} ${subKinds[j % subKinds.length]} ${sRead[k]?.readStatus === 'correct' ? 'missed' : 'caught' + mark(sRead[k])}\n`));
+      const others = sRead.flatMap((w, k) => (w.readStatus !== 'correct' && !sub.altered.includes(k) ? [`${k}${mark(w)}${sub.altered.some((q) => Math.abs(q - k) === 1) ? 'n' : ''}`] : []));
+      if (others.length) process.stderr.write(`substitution ${u.id} false ${others.join(' ')}\n`);
+    }
     }
     // 3. Tone.
     const tc = toneCase(r, zh);
