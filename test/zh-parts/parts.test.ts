@@ -128,6 +128,18 @@ test('a correct character the competition takes for another syllable is kept as 
   assert.equal(narrow.readStatus, 'mispronounced');
 });
 
+test('a correct character the competition hears as another syllable, and whose parts the whole band doubts where the alignment put them, is kept as read when aligned as the heard syllable it still sounds as written', async () => {
+  // S0150 W0189 在转移支付的具体方式上还有哪些其他选择 read as written: the competition hears 付 (fu)
+  // as fo, and over fu's own phones the classifiers give its parts little (under PART_SUPPORT);
+  // over the phones of fo aligned in its place they find fu more probable than fo.
+  const engine = await createMandarinEngine({ backend, modelsDir: path.join(REPO_ROOT, 'models') });
+  const audio = await decodeAudio(fs.readFileSync(path.join(SHARED_DATA_DIR, 'zh', 'aishell-s0150', 'BAC009S0150W0189.flac')));
+  const config = parseEvaluationConfig({ coreType: 'sentence', language: 'zh-CN', referenceText: '在转移支付的具体方式上还有哪些其他选择' });
+  const units = (await engine.assess(config, audio)).units;
+  assert.equal(units[4].text, '付');
+  assert.equal(units[4].readStatus, 'correct');
+});
+
 test('parts are judged not said only in a voice the classifiers know: enough characters, most of them well supported', () => {
   const reading = (...support: number[]) => new Map<number, PartsHeard>(support.map((s, k) => [k, { support: s, heard: null }]));
   const known = FAMILIAR_SUPPORT + 0.1;

@@ -104,6 +104,27 @@ export async function compete(
 }
 
 /**
+ * The phones of `syllable` forced in character k's place between its aligned neighbours (the
+ * window of its competition), null when it does not align.
+ */
+export async function phonesAs(
+  backend: AcousticBackend,
+  table: SyllableTable,
+  pcm: Int16Array,
+  aligned: readonly (AlignedSyllable | null)[],
+  labels: readonly string[],
+  k: number,
+  syllable: string,
+): Promise<PhoneSegment[] | null> {
+  const mid = aligned[k];
+  if (!mid || !table.prons.has(syllable)) return null;
+  const ctx = contextOf(table, aligned, labels, k);
+  const r = await backend.align('zh', pcm, { slots: ctx.around([fixed(table, syllable)]) }, { window: ctx.window(pcm, mid.startFrame, mid.endFrame), phones: true });
+  const unit = r.ok ? r.units.find((u) => u.slot === ctx.middle) : undefined;
+  return unit && unit.phones.length > 0 ? unit.phones : null;
+}
+
+/**
  * The aligned neighbours of character k (p before, n after; -1 when there is none), the window
  * grammar that puts them around a middle of the caller's, the index of the middle's unit among
  * the decoded slot units, and the window of audio from p's start to n's end (the given frames

@@ -22,11 +22,11 @@ import { classifyTones, loadToneModel, type ToneModel } from '../tone/classifier
 import { pitchOfSpan, readerVoice, toneEvidence } from '../tone/extract.js';
 import { alignWithOmissions, frameLevels, loudFrames, medianSyllableFrames, squeezed, worstGop, type AlignedSyllable, type ReadingAlignment } from './align.js';
 import { assemble } from './assemble.js';
-import { compete, findInsertion, insertedFrames, presence, recoverSkipped, type Competition, type Insertion } from './context.js';
+import { compete, findInsertion, insertedFrames, phonesAs, presence, recoverSkipped, type Competition, type Insertion } from './context.js';
 import { acceptInsertion, CALIBRATION, gopScore, judgeTone, pronunciationScore, substitutionThreshold } from './judge.js';
 import { placeSkipped } from './placement.js';
 import { otherPlaceSibilants } from './sibilants.js';
-import { familiarVoice, PART_SUPPORT, partsHeard, spectraOf, type PartModels } from './parts.js';
+import { familiarVoice, PART_SUPPORT, partsHeard, spectraOf, writtenOverHeard, type PartModels } from './parts.js';
 import { loadPartModel } from '../parts/classifier.js';
 import { energyDb, prosody, type TimedSyllable } from './prosody.js';
 import { acceptedTones, judgedTones } from './sandhi.js';
@@ -82,8 +82,8 @@ async function assess(
   // whole band's overruling comes before the short ones among the competition's flags are
   // dropped: a character heard as written is not one to drop.
   const wide = al.ok && isWideband(audio);
-  const band: WholeBand = { spectra: spectraOf(audio.pcm), table, models: models.parts, syllables: al.syllables, labels, heardLabels, comps, fixed: fixedChars, slack: config.slack };
-  if (wide) keepHeardAsRead(band);
+  const band: WholeBand = { spectra: spectraOf(audio.pcm), table, models: models.parts, syllables: al.syllables, labels, heardLabels, comps, fixed: fixedChars, heardAsWritten: new Set(), slack: config.slack };
+  if (wide) await keepHeardAsRead(band, backend, audio.pcm);
   const dropped = al.ok ? await dropUnread(backend, table, audio.pcm, al, labels, heardLabels, comps, config.slack, recovered.others) : [];
   if (dropped.length > 0) {
     // Dropped characters are skipped ones the placement has not seen: the same choice for them,
@@ -137,8 +137,9 @@ async function assess(
 /**
  * What the whole band's checks read and change: the recording's spectra, the characters'
  * alignment and expected syllables, what was heard of each and the competition's judgements
- * (both changed in place), and the characters the second look put back (`fixed`: reduced, or
- * another syllable already), which the classifiers leave alone.
+ * (both changed in place), the characters the second look put back (`fixed`: reduced, or
+ * another syllable already), which the classifiers leave alone, and those kept as read over the
+ * heard syllable's alignment (`heardAsWritten`), which they have judged already.
  */
 interface WholeBand {
   spectra: () => readonly Float32Array[];
@@ -149,20 +150,30 @@ interface WholeBand {
   heardLabels: string[];
   comps: (Competition | null)[];
   fixed: ReadonlySet<number>;
+  heardAsWritten: Set<number>;
   slack: number;
 }
 
 /**
  * The competition's flags the whole band overrules (parts.ts), on wideband speech: a character
  * the competition judged substituted is kept as read when the classifiers hear both its
- * expected parts well (PART_SUPPORT). Done before `dropUnread`, which would otherwise take a
- * short one of them for a character not spoken.
+ * expected parts well (PART_SUPPORT), or when, with the syllable the competition heard aligned
+ * in its place, they still hear the written syllable rather than that one (`writtenOverHeard`).
+ * Done before `dropUnread`, which would otherwise take a short one of them for a character not
+ * spoken. The alignments of the heard syllables are independent and issued together.
  */
-function keepHeardAsRead(w: WholeBand): void {
+async function keepHeardAsRead(w: WholeBand, backend: AcousticBackend, pcm: Int16Array): Promise<void> {
   const threshold = substitutionThreshold(w.slack);
   const flagged = (k: number) => !w.fixed.has(k) && (w.comps[k]?.evidence ?? 0) > threshold;
-  for (const [k, h] of partsHeard(w.spectra, w.table, w.models, w.syllables, w.labels, flagged, w.slack)) {
-    if (h.support < PART_SUPPORT) continue;
+  const heard = partsHeard(w.spectra, w.table, w.models, w.syllables, w.labels, flagged, w.slack);
+  const doubtful = [...heard].flatMap(([k, h]) => (h.support < PART_SUPPORT ? [k] : []));
+  const realigned = await Promise.all(doubtful.map((k) => phonesAs(backend, w.table, pcm, w.syllables, w.heardLabels, k, w.comps[k]!.heard)));
+  doubtful.forEach((k, i) => {
+    const phones = realigned[i];
+    if (phones && writtenOverHeard(w.spectra, w.table, w.models, phones, w.labels[k], w.comps[k]!.heard)) w.heardAsWritten.add(k);
+  });
+  for (const [k, h] of heard) {
+    if (h.support < PART_SUPPORT && !w.heardAsWritten.has(k)) continue;
     w.comps[k] = null;
     w.heardLabels[k] = w.labels[k];
   }
@@ -175,7 +186,7 @@ function keepHeardAsRead(w: WholeBand): void {
  */
 function judgeParts(w: WholeBand): void {
   const threshold = substitutionThreshold(w.slack);
-  const heard = partsHeard(w.spectra, w.table, w.models, w.syllables, w.labels, (k) => !w.fixed.has(k), w.slack);
+  const heard = partsHeard(w.spectra, w.table, w.models, w.syllables, w.labels, (k) => !w.fixed.has(k) && !w.heardAsWritten.has(k), w.slack);
   if (!familiarVoice(heard)) return;
   const others = new Map<number, string>();
   for (const [k, h] of heard) if (h.heard && (w.comps[k]?.evidence ?? 0) <= threshold) others.set(k, h.heard);

@@ -6,8 +6,10 @@
  * over the initials and one over the finals; a character one of whose expected parts holds less
  * than PART_POSTERIOR is judged substituted, heard as the most probable syllable that changes
  * only the parts judged so (engine.ts `judgeParts`); one the competition judged substituted
- * whose expected parts both hold PART_SUPPORT or more is kept as read (engine.ts
- * `keepHeardAsRead`). Only wideband speech is judged (the classifiers read 4–8 kHz).
+ * whose expected parts both hold PART_SUPPORT or more, or which the classifiers still hear as
+ * written where the syllable the competition heard is aligned in its place (`writtenOverHeard`),
+ * is kept as read (engine.ts `keepHeardAsRead`). Only wideband speech is judged (the
+ * classifiers read 4–8 kHz).
  */
 import type { AlignedSyllable } from './align.js';
 import type { SyllableTable } from './syllables.js';
@@ -37,6 +39,19 @@ export const PART_POSTERIOR: Readonly<Record<SyllablePart, number>> = { initial:
  * the competition's flags as read"). Slack does not move it.
  */
 export const PART_SUPPORT = 0.1;
+
+/**
+ * The classifiers read a part over the frames the alignment gives it, and a substituted
+ * character is aligned to phones that were not said, so the part they read starts and ends
+ * elsewhere (docs/mandarin-engine.md, "where the substitutions still missed escape"). A
+ * character the competition judged substituted is therefore also read with the syllable the
+ * competition heard aligned in its place: when the written syllable's parts are still more
+ * probable there than the heard one's, and hold at least WRITTEN_FLOOR, the flag is overruled.
+ * Chosen on the competition's flags of the substitution cases and the correct readings, logged
+ * by a variant of the engine (docs/mandarin-engine.md, "Later: the heard syllable's own
+ * alignment").
+ */
+export const WRITTEN_FLOOR = 0.01;
 
 /**
  * The classifiers know one speaker, read through frequency warps. On a voice they know less
@@ -80,6 +95,38 @@ export function spectraOf(pcm: Int16Array): () => readonly Float32Array[] {
   return () => (spectra ??= melSpectra(pcm));
 }
 
+/** Posterior of each class of a part read over a syllable's phones (null: no features). */
+function posteriorOver(spectra: () => readonly Float32Array[], models: PartModels, phones: readonly { startFrame: number; endFrame: number }[], part: SyllablePart): Float64Array | null {
+  const x = partFeatures(spectra(), phones, part);
+  return x ? classifyPart(models[part], x) : null;
+}
+
+/**
+ * Whether, over `phones` (the syllable the competition heard, aligned in a character's place:
+ * context.ts `phonesAs`), the written syllable's parts are more probable than the heard one's
+ * and hold at least WRITTEN_FLOOR (a support is the smaller posterior of a syllable's initial and
+ * final; a part the classifiers do not know counts 1).
+ */
+export function writtenOverHeard(
+  spectra: () => readonly Float32Array[],
+  table: SyllableTable,
+  models: PartModels,
+  phones: readonly { startFrame: number; endFrame: number }[],
+  written: string,
+  heard: string,
+): boolean {
+  const support = { written: 1, heard: 1 };
+  for (const part of PARTS) {
+    const p = posteriorOver(spectra, models, phones, part);
+    if (!p) return false;
+    const of = (syllable: string) => models[part].classes.indexOf(part === 'initial' ? table.initialOf(syllable) : table.finalOf(syllable));
+    const [w, h] = [of(written), of(heard)];
+    if (w >= 0) support.written = Math.min(support.written, p[w]);
+    if (h >= 0) support.heard = Math.min(support.heard, p[h]);
+  }
+  return support.written >= WRITTEN_FLOOR && support.written > support.heard;
+}
+
 /**
  * What the classifiers heard of each character `judge(k)` asks about. `spectra` gives the
  * recording's mel spectra (`spectraOf`), `labels[k]` the expected toneless syllable of
@@ -103,8 +150,7 @@ export function partsHeard(
     const options = PARTS.map((part) => {
       const model = models[part];
       const c = model.classes.indexOf(expected[part]);
-      const x = c < 0 ? null : partFeatures(spectra(), s.phones, part);
-      const p = x ? classifyPart(model, x) : null;
+      const p = c < 0 ? null : posteriorOver(spectra, models, s.phones, part);
       if (p) support = Math.min(support, p[c]);
       if (!p || p[c] >= PART_POSTERIOR[part] * 10 ** -slack) return [{ text: expected[part], p: 1 }];
       return model.classes.map((text, i) => ({ text, p: p[i] }));
