@@ -140,6 +140,19 @@ test('a correct character the competition hears as another syllable, and whose p
   assert.equal(units[4].readStatus, 'correct');
 });
 
+test('a character the classifiers hear as another syllable where the alignment put it stays read when, aligned as that syllable, it still sounds as written', async () => {
+  // S0150 W0188 我们是否也能采取这种方式 with 也 (ye) given as she and 式 (shi) as she: beside the
+  // substituted 也 the classifiers hear 能 (neng) as another syllable; over that syllable's own
+  // alignment they find neng more probable. 也 stays flagged.
+  const engine = await createMandarinEngine({ backend, modelsDir: path.join(REPO_ROOT, 'models') });
+  const audio = await decodeAudio(fs.readFileSync(path.join(SHARED_DATA_DIR, 'zh', 'aishell-s0150', 'BAC009S0150W0188.flac')));
+  const config = parseEvaluationConfig({ coreType: 'sentence', language: 'zh-CN', referenceText: '我们是否也能采取这种方式', refPinyin: 'wo3 men5 shi4 fou3 she3 neng2 cai3 qu3 zhe4 zhong3 fang1 she4' });
+  const units = (await engine.assess(config, audio)).units;
+  assert.equal(units[5].text, '能');
+  assert.equal(units[5].readStatus, 'correct');
+  assert.notEqual(units[4].readStatus, 'correct');
+});
+
 test('parts are judged not said only in a voice the classifiers know: enough characters, most of them well supported', () => {
   const reading = (...support: number[]) => new Map<number, PartsHeard>(support.map((s, k) => [k, { support: s, heard: null }]));
   const known = FAMILIAR_SUPPORT + 0.1;

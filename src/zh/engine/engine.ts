@@ -95,7 +95,7 @@ async function assess(
     }
   }
   if (wide) {
-    judgeParts(band);
+    await judgeParts(band, backend, audio.pcm);
     // The place of sibilant initials (sibilants.ts): a character still read whose s was said
     // retroflex, or whose zh, ch or sh flat, is heard as the syllable of the other place.
     markHeard(otherPlaceSibilants(audio.pcm, table, al.syllables, labels, config.slack), heardLabels, comps, substitutionThreshold(config.slack));
@@ -160,18 +160,14 @@ interface WholeBand {
  * expected parts well (PART_SUPPORT), or when, with the syllable the competition heard aligned
  * in its place, they still hear the written syllable rather than that one (`writtenOverHeard`).
  * Done before `dropUnread`, which would otherwise take a short one of them for a character not
- * spoken. The alignments of the heard syllables are independent and issued together.
+ * spoken.
  */
 async function keepHeardAsRead(w: WholeBand, backend: AcousticBackend, pcm: Int16Array): Promise<void> {
   const threshold = substitutionThreshold(w.slack);
   const flagged = (k: number) => !w.fixed.has(k) && (w.comps[k]?.evidence ?? 0) > threshold;
   const heard = partsHeard(w.spectra, w.table, w.models, w.syllables, w.labels, flagged, w.slack);
-  const doubtful = [...heard].flatMap(([k, h]) => (h.support < PART_SUPPORT ? [k] : []));
-  const realigned = await Promise.all(doubtful.map((k) => phonesAs(backend, w.table, pcm, w.syllables, w.heardLabels, k, w.comps[k]!.heard)));
-  doubtful.forEach((k, i) => {
-    const phones = realigned[i];
-    if (phones && writtenOverHeard(w.spectra, w.table, w.models, phones, w.labels[k], w.comps[k]!.heard)) w.heardAsWritten.add(k);
-  });
+  const doubtful = new Map([...heard].flatMap(([k, h]) => (h.support < PART_SUPPORT ? [[k, w.comps[k]!.heard] as const] : [])));
+  for (const k of await dropWrittenOverHeard(w, backend, pcm, doubtful)) w.heardAsWritten.add(k);
   for (const [k, h] of heard) {
     if (h.support < PART_SUPPORT && !w.heardAsWritten.has(k)) continue;
     w.comps[k] = null;
@@ -182,15 +178,34 @@ async function keepHeardAsRead(w: WholeBand, backend: AcousticBackend, pcm: Int1
 /**
  * Initials and finals not said (parts.ts), on wideband speech, in a voice the classifiers know
  * well enough (FAMILIAR_SUPPORT): a character the competition left as read is judged
- * substituted when they do not hear one of its expected parts, with the syllable they hear.
+ * substituted when they do not hear one of its expected parts, with the syllable they hear,
+ * unless with that syllable aligned in its place they still hear the written one
+ * (`writtenOverHeard`).
  */
-function judgeParts(w: WholeBand): void {
+async function judgeParts(w: WholeBand, backend: AcousticBackend, pcm: Int16Array): Promise<void> {
   const threshold = substitutionThreshold(w.slack);
   const heard = partsHeard(w.spectra, w.table, w.models, w.syllables, w.labels, (k) => !w.fixed.has(k) && !w.heardAsWritten.has(k), w.slack);
   if (!familiarVoice(heard)) return;
   const others = new Map<number, string>();
   for (const [k, h] of heard) if (h.heard && (w.comps[k]?.evidence ?? 0) <= threshold) others.set(k, h.heard);
+  await dropWrittenOverHeard(w, backend, pcm, others);
   markHeard(others, w.heardLabels, w.comps, threshold);
+}
+
+/**
+ * Takes out of `found` (character → syllable heard there) the characters the classifiers still
+ * hear as written with the heard syllable aligned in their place (parts.ts `writtenOverHeard`),
+ * and returns them. The alignments are independent and issued together.
+ */
+async function dropWrittenOverHeard(w: WholeBand, backend: AcousticBackend, pcm: Int16Array, found: Map<number, string>): Promise<number[]> {
+  const ks = [...found.keys()];
+  const realigned = await Promise.all(ks.map((k) => phonesAs(backend, w.table, pcm, w.syllables, w.heardLabels, k, found.get(k)!)));
+  return ks.filter((k, i) => {
+    const phones = realigned[i];
+    if (!phones || !writtenOverHeard(w.spectra, w.table, w.models, phones, w.labels[k], found.get(k)!)) return false;
+    found.delete(k);
+    return true;
+  });
 }
 
 /**
