@@ -7,6 +7,7 @@
  *   npx tsx tools/train-part-zh.ts --part initial|final [--limit N] [--cache FILE] [--dry-run]
  *     [--renderings train|test|none] [--warps A,B,...] [--hidden H] [--epochs E] [--folds F]
  *     [--l2 L] [--seed S] [--out FILE] [--held-out-model FILE]
+ *     [--misread N [--misread-train] [--misread-seed S]]
  *
  * One speaker is all there is, so every recording is also read through frequency warps
  * (`--warps`, default WARPS: vocal tract length perturbation, src/zh/parts/features.ts). sox
@@ -20,6 +21,10 @@
  * alarms), and the share caught of the parts the validity protocol substitutes (every other
  * syllable that keeps the other part, tools/validity-zh-cases.ts). `--held-out-model` also
  * writes the even-half model, with the odd-numbered utterances listed in `heldOut`.
+ * `--misread N` also aligns each utterance to N references with two syllables substituted as the
+ * validity protocol substitutes them (cached in FILE.misreadN), and prints for the held-out half
+ * how the model does on the substituted characters and their neighbours aligned that way, as
+ * the engine meets them; `--misread-train` trains on those parts too (labelled with what was said).
  */
 import fs from 'node:fs';
 import { createInThreadBackend } from '../src/acoustic/backend.js';

@@ -11,9 +11,10 @@
  *            --only correct,omission (run only these measures; the alterations are drawn as
  *            always, so each case is the one a full run makes), --misses (list the omission
  *            cases whose added characters were not reported skipped, and every substituted
- *            character, said > given, with the other characters flagged in its reading), --tone-model FILE (another
- *            tone model, e.g. one trained on half the utterances: tools/train-tone-zh.ts
- *            --held-out-model), --initial-model FILE and --final-model FILE (other
+ *            character, said > given, with the other characters flagged in its reading),
+ *            --tone-model FILE (another tone model, e.g. one trained on half the
+ *            utterances: tools/train-tone-zh.ts --held-out-model), --initial-model FILE and
+ *            --final-model FILE (other
  *            classifiers of the syllable's parts, likewise: tools/train-part-zh.ts
  *            --held-out-model)
  */
@@ -54,6 +55,9 @@ class Tally {
     return this.n ? this.k / this.n : NaN;
   }
 }
+
+/** How `--misses` marks a character: `-` skipped, `~` mispronounced. */
+const mark = (w: Word) => (w.readStatus === 'skipped' ? '-' : w.readStatus === 'mispronounced' ? '~' : '');
 
 const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
 
@@ -136,11 +140,10 @@ async function main(): Promise<void> {
       }
     });
     if (MISSES) {
-      // Each altered character: said → given, the kind changed, and whether it was flagged; then
-      // every other character flagged. `~` mispronounced, `-` skipped.
+      // Each altered character: said > given, the kind changed, and whether it was flagged; then
+      // every other character flagged (`n`: next to an altered one).
       const said = zh.read.map((t) => zh.tokens[t].syllable);
       const given = sub.refPinyin.split(' ');
-      const mark = (w: Word) => (w.readStatus === 'skipped' ? '-' : w.readStatus === 'mispronounced' ? '~' : '');
       sub.altered.forEach((k, j) => process.stderr.write(`substitution ${u.id} ${k} ${said[k]}>${given[k].replace(/\d$/, '')} ${subKinds[j % subKinds.length]} ${sRead[k]?.readStatus === 'correct' ? 'missed' : 'caught' + mark(sRead[k])}\n`));
       const others = sRead.flatMap((w, k) => (w.readStatus !== 'correct' && !sub.altered.includes(k) ? [`${k}${mark(w)}${sub.altered.some((q) => Math.abs(q - k) === 1) ? 'n' : ''}`] : []));
       if (others.length) process.stderr.write(`substitution ${u.id} false ${others.join(' ')}\n`);
@@ -172,7 +175,7 @@ async function main(): Promise<void> {
       });
       integrityErr.push(Math.abs(o.a.dimensions.integrity - (100 * chars.length) / (chars.length + 2)));
       if (MISSES && om.altered.some((k) => oRead[k]?.readStatus !== 'skipped')) {
-        const marks = oRead.map((w, k) => `${om.altered.includes(k) ? '[' : ''}${w.word}${w.readStatus === 'skipped' ? '-' : w.readStatus === 'mispronounced' ? '~' : ''}${om.altered.includes(k) ? ']' : ''}`);
+        const marks = oRead.map((w, k) => `${om.altered.includes(k) ? '[' : ''}${w.word}${mark(w)}${om.altered.includes(k) ? ']' : ''}`);
         process.stderr.write(`miss ${u.id} ${accounted < om.altered.length ? 'strict' : 'swap'} ${marks.join('')}\n`);
       }
     }

@@ -167,7 +167,7 @@ async function keepHeardAsRead(w: WholeBand, backend: AcousticBackend, pcm: Int1
   const flagged = (k: number) => !w.fixed.has(k) && (w.comps[k]?.evidence ?? 0) > threshold;
   const heard = partsHeard(w.spectra, w.table, w.models, w.syllables, w.labels, flagged, w.slack);
   const doubtful = new Map([...heard].flatMap(([k, h]) => (h.support < PART_SUPPORT ? [[k, w.comps[k]!.heard] as const] : [])));
-  for (const k of await dropWrittenOverHeard(w, backend, pcm, doubtful)) w.heardAsWritten.add(k);
+  for (const k of await keptAsWritten(w, backend, pcm, doubtful)) w.heardAsWritten.add(k);
   for (const [k, h] of heard) {
     if (h.support < PART_SUPPORT && !w.heardAsWritten.has(k)) continue;
     w.comps[k] = null;
@@ -188,7 +188,7 @@ async function judgeParts(w: WholeBand, backend: AcousticBackend, pcm: Int16Arra
   if (!familiarVoice(heard)) return;
   const others = new Map<number, string>();
   for (const [k, h] of heard) if (h.heard && (w.comps[k]?.evidence ?? 0) <= threshold) others.set(k, h.heard);
-  await dropWrittenOverHeard(w, backend, pcm, others);
+  await keptAsWritten(w, backend, pcm, others);
   markHeard(others, w.heardLabels, w.comps, threshold);
 }
 
@@ -197,7 +197,7 @@ async function judgeParts(w: WholeBand, backend: AcousticBackend, pcm: Int16Arra
  * hear as written with the heard syllable aligned in their place (parts.ts `writtenOverHeard`),
  * and returns them. The alignments are independent and issued together.
  */
-async function dropWrittenOverHeard(w: WholeBand, backend: AcousticBackend, pcm: Int16Array, found: Map<number, string>): Promise<number[]> {
+async function keptAsWritten(w: WholeBand, backend: AcousticBackend, pcm: Int16Array, found: Map<number, string>): Promise<number[]> {
   const ks = [...found.keys()];
   const realigned = await Promise.all(ks.map((k) => phonesAs(backend, w.table, pcm, w.syllables, w.heardLabels, k, found.get(k)!)));
   return ks.filter((k, i) => {

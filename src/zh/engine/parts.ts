@@ -6,10 +6,10 @@
  * over the initials and one over the finals; a character one of whose expected parts holds less
  * than PART_POSTERIOR is judged substituted, heard as the most probable syllable that changes
  * only the parts judged so (engine.ts `judgeParts`); one the competition judged substituted
- * whose expected parts both hold PART_SUPPORT or more, or which the classifiers still hear as
- * written where the syllable the competition heard is aligned in its place (`writtenOverHeard`),
- * is kept as read (engine.ts `keepHeardAsRead`). Only wideband speech is judged (the
- * classifiers read 4–8 kHz).
+ * whose expected parts both hold PART_SUPPORT or more is kept as read (engine.ts
+ * `keepHeardAsRead`). A flag of either, the competition's or the classifiers', is also overruled
+ * when, with the syllable heard aligned in the character's place, the classifiers still hear the
+ * written one (`writtenOverHeard`). Only wideband speech is judged (the classifiers read 4–8 kHz).
  */
 import type { AlignedSyllable } from './align.js';
 import type { SyllableTable } from './syllables.js';
@@ -44,12 +44,12 @@ export const PART_SUPPORT = 0.1;
  * The classifiers read a part over the frames the alignment gives it, and a substituted
  * character is aligned to phones that were not said, so the part they read starts and ends
  * elsewhere (docs/mandarin-engine.md, "where the substitutions still missed escape"). A
- * character the competition judged substituted is therefore also read with the syllable the
- * competition heard aligned in its place: when the written syllable's parts are still more
- * probable there than the heard one's, and hold at least WRITTEN_FLOOR, the flag is overruled.
- * Chosen on the competition's flags of the substitution cases and the correct readings, logged
- * by a variant of the engine (docs/mandarin-engine.md, "Later: the heard syllable's own
- * alignment").
+ * character judged substituted (by the competition, or by the classifiers themselves) is
+ * therefore also read with the syllable heard there aligned in its place: when the written
+ * syllable's parts are still more probable there than the heard one's, and hold at least
+ * WRITTEN_FLOOR, it is kept as read. Chosen on the competition's flags of the substitution cases
+ * and the correct readings, logged by a variant of the engine (docs/mandarin-engine.md, "Later:
+ * the heard syllable's own alignment").
  */
 export const WRITTEN_FLOOR = 0.01;
 
