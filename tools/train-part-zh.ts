@@ -35,7 +35,7 @@ import { classifyPart, modelPath, type PartModel } from '../src/zh/parts/classif
 import { PART_POSTERIOR } from '../src/zh/engine/parts.js';
 import { trainEnsemble } from './mlp-ensemble.js';
 import { alignedUtterances, arg, cached, readAudio, RENDERINGS, REPO, type Rendering } from './s0150.js';
-import { positions, rng, substitute, type SubstitutionKind } from './validity-zh-cases.js';
+import { positions, rng, substitute, SUBSTITUTION_KINDS } from './validity-zh-cases.js';
 import { alignReading } from '../src/zh/engine/align.js';
 
 type AlignedPhones = ([string, number, number][] | null)[];
@@ -72,8 +72,6 @@ function extract(limit: number, rendering: Rendering | null = null): Promise<Utt
   }));
 }
 
-const KINDS: SubstitutionKind[] = ['initial', 'final', 'both'];
-
 /**
  * `copies` alignments per utterance of its reference with two syllables substituted as the
  * validity protocol substitutes them (seeded per utterance, from `seed`), every character required.
@@ -88,8 +86,8 @@ async function extractMisread(utts: Utterance[], copies: number, seed: number): 
     const m: Misread = { id: u.id, copies: [] };
     for (let c = 0; c < copies; c++) {
       const altered = positions(r, u.labels.length, 2);
-      const labels = [...u.labels];
-      const given = altered.map((k, j) => (labels[k] = substitute(r, table, u.labels[k], KINDS[(n + c + j) % KINDS.length])));
+      const given = altered.map((k, j) => substitute(r, table, u.labels[k], SUBSTITUTION_KINDS[(n + c + j) % SUBSTITUTION_KINDS.length]));
+      const labels = u.labels.map((l, k) => (altered.includes(k) ? given[altered.indexOf(k)] : l));
       const al = await alignReading(backend, table, labels, audio.pcm, { gop: false, optional: false });
       if (al.ok) m.copies.push({ altered, given, phones: al.syllables.map((s) => (s ? s.phones.map((p) => [p.phone, p.startFrame, p.endFrame] as [string, number, number]) : null)) });
     }

@@ -37,6 +37,9 @@ const asPinyin = (xs: { syllable: string; tone: number }[]) => xs.map((x) => `${
 
 export type SubstitutionKind = 'initial' | 'final' | 'both';
 
+/** The kinds of substitution, in the order the protocol cycles through them. */
+export const SUBSTITUTION_KINDS: readonly SubstitutionKind[] = ['initial', 'final', 'both'];
+
 /** A different syllable: new initial (same final), new final (same initial), or both changed. */
 export function substitute(r: () => number, table: SyllableTable, syl: string, kind: SubstitutionKind): string {
   const ini = table.initialOf(syl);

@@ -30,7 +30,7 @@ import { syllableTable, type SyllableTable } from '../src/zh/engine/syllables.js
 import { analyzeZhText } from '../src/zh/engine/text.js';
 import { loadToneModel } from '../src/zh/tone/classifier.js';
 import { arg, DATA as S0150, recordingIn, REPO } from './s0150.js';
-import { insertionCase, omissionCase, omissionsAccounted, placeCase, rng, substitutionCase, toneCase, type SubstitutionKind } from './validity-zh-cases.js';
+import { insertionCase, omissionCase, omissionsAccounted, placeCase, rng, SUBSTITUTION_KINDS, substitutionCase, toneCase, type SubstitutionKind } from './validity-zh-cases.js';
 
 const DATA = path.resolve(arg('--data') ?? S0150);
 const SUBSET = process.argv.includes('--subset');
@@ -106,7 +106,6 @@ async function main(): Promise<void> {
   const placeRng = rng(SEED + 1);
   const placeRecall = new Tally();
   const placeByKind = new Map<string, Tally>();
-  const kinds: SubstitutionKind[] = ['initial', 'final', 'both'];
   for (const [i, u] of list.entries()) {
     const audio = await decodeAudio(fs.readFileSync(recordingIn(DATA, u.id)));
     const chars = [...u.text];
@@ -120,7 +119,7 @@ async function main(): Promise<void> {
       c.a.units.filter((x) => x.readType === 0 && x.tone && x.tone.heard !== null && x.tone.expected <= 4 && x.tone.citation !== 5).forEach((x) => toneRec.add(x.tone!.heard === x.tone!.expected));
     }
     // 2. Substitution.
-    const subKinds = [kinds[i % 3], kinds[(i + 1) % 3]];
+    const subKinds = [SUBSTITUTION_KINDS[i % 3], SUBSTITUTION_KINDS[(i + 1) % 3]];
     const sub = substitutionCase(r, table, zh, subKinds);
     if (ONLY.has('substitution')) {
     const s = await run(engine, audio, { referenceText: u.text, refPinyin: sub.refPinyin });
@@ -218,7 +217,7 @@ async function main(): Promise<void> {
     falseRejection: round(fr.rate),
     substitutionRecall: round(subRecall.rate),
     substitutionPrecision: round(subFlagged ? subTrue / subFlagged : NaN),
-    substitutionRecallByKind: Object.fromEntries(kinds.map((k) => [k, round(subByKind.get(k)?.rate ?? NaN)])),
+    substitutionRecallByKind: Object.fromEntries(SUBSTITUTION_KINDS.map((k) => [k, round(subByKind.get(k)?.rate ?? NaN)])),
     toneErrorRecall: round(toneRecall.rate),
     toneFalseAlarm: round(toneFa.rate),
     toneRecognition: round(toneRec.rate),
@@ -238,7 +237,7 @@ async function main(): Promise<void> {
     ['correct: 10th percentile overall', String(figures.overallP10), ''],
     ['correct: false rejections', pct(fr.rate), '<= 5%'],
     ['substitution: recall', pct(subRecall.rate), '>= 90%'],
-    ...kinds.map((k): [string, string, string] => [`substitution: recall, ${k} changed`, pct(subByKind.get(k)?.rate ?? NaN), '']),
+    ...SUBSTITUTION_KINDS.map((k): [string, string, string] => [`substitution: recall, ${k} changed`, pct(subByKind.get(k)?.rate ?? NaN), '']),
     ['substitution: precision', pct(figures.substitutionPrecision ?? NaN), '>= 90%'],
     ['tone: error recall', pct(toneRecall.rate), '>= 85%'],
     ['tone: false alarms', pct(toneFa.rate), '<= 10%'],

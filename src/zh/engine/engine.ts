@@ -166,7 +166,7 @@ async function keepHeardAsRead(w: WholeBand, backend: AcousticBackend, pcm: Int1
   const threshold = substitutionThreshold(w.slack);
   const flagged = (k: number) => !w.fixed.has(k) && (w.comps[k]?.evidence ?? 0) > threshold;
   const heard = partsHeard(w.spectra, w.table, w.models, w.syllables, w.labels, flagged, w.slack);
-  const doubtful = new Map([...heard].flatMap(([k, h]) => (h.support < PART_SUPPORT ? [[k, w.comps[k]!.heard] as const] : [])));
+  const doubtful = new Map([...heard].filter(([, h]) => h.support < PART_SUPPORT).map(([k]) => [k, w.comps[k]!.heard]));
   for (const k of await keptAsWritten(w, backend, pcm, doubtful)) w.heardAsWritten.add(k);
   for (const [k, h] of heard) {
     if (h.support < PART_SUPPORT && !w.heardAsWritten.has(k)) continue;
@@ -188,23 +188,21 @@ async function judgeParts(w: WholeBand, backend: AcousticBackend, pcm: Int16Arra
   if (!familiarVoice(heard)) return;
   const others = new Map<number, string>();
   for (const [k, h] of heard) if (h.heard && (w.comps[k]?.evidence ?? 0) <= threshold) others.set(k, h.heard);
-  await keptAsWritten(w, backend, pcm, others);
+  for (const k of await keptAsWritten(w, backend, pcm, others)) others.delete(k);
   markHeard(others, w.heardLabels, w.comps, threshold);
 }
 
 /**
- * Takes out of `found` (character → syllable heard there) the characters the classifiers still
- * hear as written with the heard syllable aligned in their place (parts.ts `writtenOverHeard`),
- * and returns them. The alignments are independent and issued together.
+ * Of the characters in `found` (character → syllable heard there), those the classifiers still
+ * hear as written with the heard syllable aligned in their place (parts.ts `writtenOverHeard`).
+ * The alignments are independent and issued together.
  */
-async function keptAsWritten(w: WholeBand, backend: AcousticBackend, pcm: Int16Array, found: Map<number, string>): Promise<number[]> {
-  const ks = [...found.keys()];
-  const realigned = await Promise.all(ks.map((k) => phonesAs(backend, w.table, pcm, w.syllables, w.heardLabels, k, found.get(k)!)));
-  return ks.filter((k, i) => {
+async function keptAsWritten(w: WholeBand, backend: AcousticBackend, pcm: Int16Array, found: ReadonlyMap<number, string>): Promise<number[]> {
+  const entries = [...found];
+  const realigned = await Promise.all(entries.map(([k, heard]) => phonesAs(backend, w.table, pcm, w.syllables, w.heardLabels, k, heard)));
+  return entries.flatMap(([k, heard], i) => {
     const phones = realigned[i];
-    if (!phones || !writtenOverHeard(w.spectra, w.table, w.models, phones, w.labels[k], found.get(k)!)) return false;
-    found.delete(k);
-    return true;
+    return phones && writtenOverHeard(w.spectra, w.table, w.models, phones, w.labels[k], heard) ? [k] : [];
   });
 }
 

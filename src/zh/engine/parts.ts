@@ -87,13 +87,16 @@ export interface PartsHeard {
 
 /**
  * The recording's mel spectra (features.ts), computed on first use and then kept: the engine
- * asks the classifiers twice per reading (for the competition's flags, then for every
- * character), on the same spectra.
+ * asks the classifiers several times per reading (for the competition's flags, for every
+ * character, over the heard syllables' alignments), on the same spectra.
  */
 export function spectraOf(pcm: Int16Array): () => readonly Float32Array[] {
   let spectra: Float32Array[] | null = null;
   return () => (spectra ??= melSpectra(pcm));
 }
+
+/** A syllable's initial or final, as the classifiers name it. */
+const partOf = (table: SyllableTable, syllable: string, part: SyllablePart) => (part === 'initial' ? table.initialOf(syllable) : table.finalOf(syllable));
 
 /** Posterior of each class of a part read over a syllable's phones (null: no features). */
 function posteriorOver(spectra: () => readonly Float32Array[], models: PartModels, phones: readonly { startFrame: number; endFrame: number }[], part: SyllablePart): Float64Array | null {
@@ -119,8 +122,7 @@ export function writtenOverHeard(
   for (const part of PARTS) {
     const p = posteriorOver(spectra, models, phones, part);
     if (!p) return false;
-    const of = (syllable: string) => models[part].classes.indexOf(part === 'initial' ? table.initialOf(syllable) : table.finalOf(syllable));
-    const [w, h] = [of(written), of(heard)];
+    const [w, h] = [written, heard].map((syllable) => models[part].classes.indexOf(partOf(table, syllable, part)));
     if (w >= 0) support.written = Math.min(support.written, p[w]);
     if (h >= 0) support.heard = Math.min(support.heard, p[h]);
   }
@@ -144,7 +146,7 @@ export function partsHeard(
   const out = new Map<number, PartsHeard>();
   syllables.forEach((s, k) => {
     if (!s || !judge(k)) return;
-    const expected: Record<SyllablePart, string> = { initial: table.initialOf(labels[k]), final: table.finalOf(labels[k]) };
+    const expected: Record<SyllablePart, string> = { initial: partOf(table, labels[k], 'initial'), final: partOf(table, labels[k], 'final') };
     let support = 1;
     // Per part: the classes it may be heard as, with their posteriors (the expected one alone when it holds enough).
     const options = PARTS.map((part) => {
