@@ -26,7 +26,7 @@ import { loadPartModel } from '../src/zh/parts/classifier.js';
 const REPO = path.resolve(import.meta.dirname, '..');
 const DATA = path.resolve(REPO, '..', 'shared', 'data', 'zh', 'aishell-s0150');
 const i = process.argv.indexOf('--sentences');
-const N = i > 0 ? Number(process.argv[i + 1]) : 6;
+const N = i > 0 ? Number(process.argv[i + 1]) : 20;
 
 function cpuMs<T>(f: () => Promise<T>): Promise<[T, number]> {
   const c0 = process.cpuUsage();

@@ -9,9 +9,9 @@ if ! command -v "$cc_bin" >/dev/null 2>&1; then
   exit 0
 fi
 mkdir -p native/build
-out=native/build/libkouyu-ptm.so
-if [ ! -f "$out" ] || [ native/ptm-fast.c -nt "$out" ]; then
+out=native/build/libkouyu-scoring.so
+if [ ! -f "$out" ] || [ native/fast-scoring.c -nt "$out" ]; then
   # No fused multiply-add and no fast-math: the sums must round exactly as the library's do.
-  "$cc_bin" -O3 -fPIC -shared -ffp-contract=off -fno-fast-math -Wall -o "$out.tmp" native/ptm-fast.c
+  "$cc_bin" -O3 -fPIC -shared -ffp-contract=off -fno-fast-math -Wall -o "$out.tmp" native/fast-scoring.c
   mv "$out.tmp" "$out"
 fi

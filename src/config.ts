@@ -41,7 +41,7 @@ export interface Config {
    */
   earlyScoring: boolean;
   /**
-   * English frames scored by the native codebook evaluation (KOUYU_FAST_SCORING, on by
+   * Frames (English and Mandarin) scored by the native codebook evaluation (KOUYU_FAST_SCORING, on by
    * default; docs/acoustic.md, "Fast frame scoring"). Answers are the same either way; off
    * only spends more CPU.
    */

@@ -14,28 +14,34 @@ import { createEnglishEngine } from '../../src/en/engine/index.js';
 import { loadEnglishScoringModel } from '../../src/en/scoring-model/model.js';
 import { resolveModels } from '../../src/models.js';
 import { testConfig } from '../helpers/app.js';
-import { librivox, ljspeech, readPcm, referenceGrammar } from './speech.js';
+import { createMandarinEngine } from '../../src/zh/engine/engine.js';
+import { aishellFile, aishellTranscripts, librivox, ljspeech, readPcm, referenceGrammar } from './speech.js';
 
-// Fast frame scoring (native/ptm-fast.c) must not change a single score: every pass gets the
-// library's own senone scores, in this thread and on the pool's.
+// Fast frame scoring (native/fast-scoring.c) must not change a single score: every pass gets the
+// library's own senone scores, in this thread and on the pool's, for the English (phonetically
+// tied) and the Mandarin (semi-continuous) model.
 
 const config = testConfig();
-const lexicon = loadDictionary(resolveModels(config.modelsDir).en.dict, 'en');
+const models = resolveModels(config.modelsDir);
+const lexicon = loadDictionary(models.en.dict, 'en');
+const zhLexicon = loadDictionary(models.zh.dict, 'zh');
 let fast: SphinxEngine;
 let own: SphinxEngine;
 
 before(() => {
-  fast = SphinxEngine.create(config.modelsDir, ['en']);
-  own = SphinxEngine.create(config.modelsDir, ['en'], {}, false);
+  fast = SphinxEngine.create(config.modelsDir, ['en', 'zh']);
+  own = SphinxEngine.create(config.modelsDir, ['en', 'zh'], {}, false);
 });
 after(() => {
   fast.close();
   own.close();
 });
 
-test('the English decoders score frames natively (the native piece is built and accepts the model)', () => {
-  assert.equal(fast.decoder('en').fastScoring, true);
-  assert.equal(own.decoder('en').fastScoring, false);
+test('the English and Mandarin decoders score frames natively (the native piece is built and accepts both models)', () => {
+  for (const lang of ['en', 'zh'] as const) {
+    assert.equal(fast.decoder(lang).fastScoring, true, lang);
+    assert.equal(own.decoder(lang).fastScoring, false, lang);
+  }
 });
 
 test('phone loops and alignments with phones and GOP are exactly those of the library scoring alone', async () => {
@@ -55,6 +61,26 @@ test('phone loops and alignments with phones and GOP are exactly those of the li
   // A window of a recording: other features (its own mean normalisation).
   const window = { startFrame: 50, endFrame: 200 };
   assert.deepEqual(fast.phoneLoop('en', pcms[2], { window }), own.phoneLoop('en', pcms[2], { window }));
+});
+
+test('Mandarin alignments with phones and GOP, window decodes with a free syllable, and phone loops are exactly those of the library scoring alone', async () => {
+  const sentences = [3, 50, 120].map((i) => aishellTranscripts()[i]);
+  const pcms = await Promise.all(sentences.map((s) => readPcm(aishellFile(s.id))));
+  const anySyllable = [...new Set(['天', '气', '我', '们', '是', '中', '国', '人', '好', '学'].flatMap((c) => zhLexicon.lookup(c) ?? []))];
+  for (const round of [0, 1]) {
+    for (let i = 0; i < sentences.length; i++) {
+      const label = `${sentences[i].id} (round ${round})`;
+      const grammar = referenceGrammar(zhLexicon, [...sentences[i].text]);
+      const aligned = fast.align('zh', pcms[i], grammar, { phones: true, gop: true });
+      assert.ok(aligned.ok, label);
+      assert.deepEqual(aligned, own.align('zh', pcms[i], grammar, { phones: true, gop: true }), label);
+      // A window with its middle slot free among several syllables (the substitution competition's decode).
+      const window = { startFrame: 40, endFrame: 160 };
+      const free = { slots: [grammar.slots[1], { alternatives: anySyllable.map((prons, k) => ({ label: `s${k}`, prons: [prons] })) }, grammar.slots[3]] };
+      assert.deepEqual(fast.align('zh', pcms[i], free, { window }), own.align('zh', pcms[i], free, { window }), label);
+      assert.deepEqual(fast.phoneLoop('zh', pcms[i]), own.phoneLoop('zh', pcms[i]), label);
+    }
+  }
 });
 
 test('English assessments on a pool of two workers scoring natively equal those of workers that do not', async () => {
@@ -82,16 +108,50 @@ test('English assessments on a pool of two workers scoring natively equal those 
   }
 });
 
-test('real-time progress sessions scoring natively report exactly what sessions scoring with the library report', async () => {
-  const hosts = await Promise.all([true, false].map((fastScoring) => ProgressHost.start({ modelsDir: config.modelsDir, langs: ['en'], decodersPerLang: 1, fastScoring })));
+test('Mandarin assessments on a pool of two workers scoring natively equal those of workers that do not', async () => {
+  let alone: AcousticBackend | null = null;
+  let pooled: AcousticBackend | null = null;
   try {
-    // Two readings one after the other on each host: the second session reuses the first's decoder.
-    for (const reading of [librivox(1), ljspeech(1)]) {
+    alone = await createAcousticBackend({ ...config, workers: 2, fastScoring: false }, { langs: ['zh'], progressThreads: 0 });
+    pooled = await createAcousticBackend({ ...config, workers: 2, fastScoring: true }, { langs: ['zh'], progressThreads: 0 });
+    const engines = await Promise.all([alone, pooled].map((backend) => createMandarinEngine({ backend, modelsDir: config.modelsDir })));
+    // Read as written, with a character replaced, and with four the reader did not say (the
+    // competition, the second look and the insertion checks decode windows of their own).
+    const texts: [number, (text: string) => string][] = [
+      [7, (t) => t],
+      [61, (t) => t.slice(0, 2) + '鸭' + t.slice(3)],
+      [140, (t) => t.slice(0, 3) + '今天天气' + t.slice(3)],
+    ];
+    const cases = await Promise.all(
+      texts.map(async ([i, alter]) => {
+        const { id, text } = aishellTranscripts()[i];
+        const referenceText = alter(text);
+        return { id, audio: await decodeAudio(fs.readFileSync(aishellFile(id))), config: parseEvaluationConfig({ coreType: 'sentence', referenceText, language: 'zh-CN' }) };
+      }),
+    );
+    const [expected, actual] = await Promise.all(engines.map((engine) => Promise.all(cases.map((c) => engine.assess(c.config, c.audio)))));
+    for (let i = 0; i < cases.length; i++) assert.deepEqual(actual[i], expected[i], cases[i].id);
+  } finally {
+    await alone?.close();
+    await pooled?.close();
+  }
+});
+
+test('real-time progress sessions scoring natively report exactly what sessions scoring with the library report', async () => {
+  const hosts = await Promise.all([true, false].map((fastScoring) => ProgressHost.start({ modelsDir: config.modelsDir, langs: ['en', 'zh'], decodersPerLang: 1, fastScoring })));
+  try {
+    // Two readings one after the other in each language: the second session reuses the first's decoder.
+    const mandarin = [12, 90].map((i) => aishellTranscripts()[i]);
+    const readings = [
+      ...[librivox(1), ljspeech(1)].map((r) => ({ lang: 'en' as const, file: r.file, text: r.words.join(' '), lexicon })),
+      ...mandarin.map((s) => ({ lang: 'zh' as const, file: aishellFile(s.id), text: s.text, lexicon: zhLexicon })),
+    ];
+    for (const reading of readings) {
       const pcm = await readPcm(reading.file);
-      const { units } = referenceFromText(reading.words.join(' '), 'en', lexicon);
+      const { units } = referenceFromText(reading.text, reading.lang, reading.lexicon);
       const runs = await Promise.all(
         hosts.map(async (host) => {
-          const session = host.open('en', units);
+          const session = host.open(reading.lang, units);
           const updates: ProgressUpdate[] = [];
           for (let at = 0; at < pcm.length; at += 640) updates.push(await session.push(pcm.subarray(at, at + 640)));
           updates.push(await session.finish());

@@ -145,8 +145,9 @@ export function sphinx(): SphinxLib {
 }
 
 /**
- * Installs the exact, vectorised codebook evaluation (native/ptm-fast.c) in a decoder of a
- * phonetically-tied model: the same scores as the library's own, bit for bit, for less CPU.
+ * Installs the exact, vectorised codebook evaluation (native/fast-scoring.c) in a decoder of a
+ * phonetically-tied or semi-continuous model: the same scores as the library's own, bit for
+ * bit, for less CPU.
  * Null when the native piece is not built (`npm run build` compiles it where a C compiler
  * exists).
  */
@@ -157,7 +158,7 @@ let installer: FastScoringInstaller | null | undefined;
 export function fastScoring(): FastScoringInstaller | null {
   if (installer !== undefined) return installer;
   installer = null;
-  const file = nativeLibrary('libkouyu-ptm.so');
+  const file = nativeLibrary('libkouyu-scoring.so');
   if (file) {
     sphinx();
     const install = koffi.load(file).func('int kps_install(void *ps)');

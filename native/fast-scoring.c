@@ -1,18 +1,20 @@
 /*
  * Exact, vectorised codebook evaluation for PocketSphinx 5prealpha's phonetically-tied (PTM)
- * models.
+ * and semi-continuous models.
  *
- * For each frame, the library's `ptm_mgau_frame_eval` finds the best few Gaussians (top-N) of
- * every codebook the search needs, then mixes them into senone scores. Finding them was most
- * of an English decoding pass's time: one Gaussian at a time, one dimension at a time, cut off
- * early when it falls behind (partial distance elimination). This file scores every Gaussian
- * of each needed codebook at once, eight at a time in AVX2 registers where the processor has
- * them, and then builds the top-N lists exactly as the library does.
+ * For each frame, the library's `ptm_mgau_frame_eval` (and `s2_semi_mgau_frame_eval`) finds
+ * the best few Gaussians (top-N) of every codebook the search needs (the semi-continuous model
+ * has one, shared by every senone), then mixes them into senone scores. Finding them was most
+ * of a decoding pass's time: one Gaussian at a time, one dimension at a time, cut off early
+ * when it falls behind (partial distance elimination). This file scores every Gaussian of each
+ * needed codebook at once, eight at a time in AVX2 registers where the processor has them, and
+ * then builds the top-N lists exactly as the library does.
  *
  * The answer is the library's own, bit for bit:
  * - each Gaussian's score is the same float operations in the same order (the library's
- *   elimination only ever skips Gaussians whose full score falls under its threshold, and the
- *   full score of every other one is the same sum);
+ *   elimination only ever skips Gaussians whose partial score falls under its threshold; the
+ *   partial scores only fall, so which Gaussians it keeps is decided by the last of them, and
+ *   the full score of every kept one is the same sum);
  * - the top-N lists follow the library's rules from the pass's own history: last frame's
  *   codewords re-scored and re-sorted, then every codeword at or above the running threshold
  *   inserted in codeword order, ties as the library breaks them;
@@ -84,6 +86,30 @@ typedef struct {
 } ptm_mgau_t;
 
 typedef struct {
+    int32_t score;
+    int32_t codeword;
+} vq_t;
+
+typedef struct {
+    mgau_base_t base;
+    void *config;
+    gauden_t *g;
+    uint8_t ***mixw;
+    void *sendump_mmap;
+    uint8_t *mixw_cb;
+    int32_t n_sen;
+    uint8_t *topn_beam;
+    int16_t max_topn;
+    int16_t ds_ratio;
+    vq_t ***topn_hist;
+    uint8_t **topn_hist_n;
+    vq_t **f;
+    int n_topn_hist;
+    void *lmath_8b;
+    void *lmath;
+} semi_mgau_t;
+
+typedef struct {
     void *config;
     void *lmath;
     void *strings;
@@ -116,13 +142,15 @@ typedef struct {
 typedef struct {
     mgau_funcs_t vt;         /* first: the mgau's vt points here */
     mgau_funcs_t *orig;
-    ptm_mgau_t *s;
+    void *model;             /* the library's ptm_mgau_t or semi_mgau_t */
+    gauden_t *g;
     int n_mgau, n_feat, n_density, ceplen, max_topn;
     int featlen[MAX_FEAT];   /* each stream's length */
     int featoff[MAX_FEAT];   /* its place among a frame's features, streams one after another */
     float *mean_t;           /* [cb][stream][dim][density]: the means, dimension-major */
     float *var_t;
     float *scores;           /* [cb][stream][density]: this frame's scores of the active codebooks */
+    float *before_last;      /* semi-continuous: [stream][density], each sum before its last dimension */
 } hook_t;
 
 static inline const float *block_of(const float *t, const hook_t *h, int cb, int f)
@@ -139,7 +167,7 @@ static inline float *scores_of(const hook_t *h, int cb, int f)
 /* One Gaussian's score: det minus the weighted squared distance, dimension by dimension. */
 static inline float gauss_score(const hook_t *h, int cb, int f, int cw, const mfcc_t *z)
 {
-    const gauden_t *g = h->s->g;
+    const gauden_t *g = h->g;
     const int L = h->featlen[f];
     const mfcc_t *mean = g->mean[cb][f][0] + (size_t)cw * L;
     const mfcc_t *var = g->var[cb][f][0] + (size_t)cw * L;
@@ -155,18 +183,17 @@ static inline float gauss_score(const hook_t *h, int cb, int f, int cw, const mf
 
 /* Every Gaussian of a codebook's stream at once: each one's sum in the same order, vectorised
  * across them (separate multiplies and subtractions, so every lane rounds as the library's
- * scalar code does). */
+ * scalar code does). `n` Gaussians of `L` dimensions, means and variances dimension-major.
+ * `before_last`, when given, receives each sum before its last dimension. */
 __attribute__((target_clones("avx2", "default")))
-static void codebook_scores(const hook_t *h, int cb, int f, const mfcc_t *z, float *restrict out)
+static void gaussian_scores(int n, int L, const float *restrict det, const float *mt, const float *vt,
+                            const mfcc_t *z, float *restrict out, float *restrict before_last)
 {
-    const int n = h->n_density, L = h->featlen[f];
-    const float *restrict det = h->s->g->det[cb][f];
-    const float *mt = block_of(h->mean_t, h, cb, f);
-    const float *vt = block_of(h->var_t, h, cb, f);
     for (int k = 0; k < n; k++) out[k] = det[k];
     for (int j = 0; j < L; j++) {
         const float zj = z[j];
         const float *restrict m = mt + (size_t)j * n, *restrict v = vt + (size_t)j * n;
+        if (j == L - 1 && before_last) memcpy(before_last, out, (size_t)n * sizeof(float));
         for (int k = 0; k < n; k++) {
             float diff = zj - m[k];
             float sq = diff * diff;
@@ -174,6 +201,12 @@ static void codebook_scores(const hook_t *h, int cb, int f, const mfcc_t *z, flo
             out[k] = out[k] - c;
         }
     }
+}
+
+static void codebook_scores(const hook_t *h, int cb, int f, const mfcc_t *z, float *restrict out)
+{
+    gaussian_scores(h->n_density, h->featlen[f], h->g->det[cb][f], block_of(h->mean_t, h, cb, f),
+                    block_of(h->var_t, h, cb, f), z, out, NULL);
 }
 
 /* The library's insertion of a re-scored codeword into the first i+1 places (ties stay behind). */
@@ -241,7 +274,7 @@ static int fast_frame_eval(struct mgau *ps, int16_t *senone_scores, uint8_t *sen
                            int32_t n_senone_active, mfcc_t **featbuf, int32_t frame, int32_t compallsen)
 {
     hook_t *h = (hook_t *)ps->vt;
-    ptm_mgau_t *s = h->s;
+    ptm_mgau_t *s = h->model;
     if (compallsen || frame < ps->frame_idx)
         return h->orig->frame_eval(ps, senone_scores, senone_active, n_senone_active, featbuf, frame, compallsen);
 
@@ -298,11 +331,102 @@ static int fast_frame_eval(struct mgau *ps, int16_t *senone_scores, uint8_t *sen
     return rv;
 }
 
+/* ---- Semi-continuous models: one codebook, its top-N per stream, a top-N beam ---- */
+
+/* The library's re-scoring of last frame's codewords (eval_topn): each re-sorted into place. */
+static void resort_vq(vq_t *topn, int i, int32_t d)
+{
+    topn[i].score = d;
+    if (i == 0) return;
+    vq_t v = topn[i];
+    int j;
+    for (j = i - 1; j >= 0 && d > topn[j].score; j--) topn[j + 1] = topn[j];
+    topn[j + 1] = v;
+}
+
+/* The library's scan (eval_cb): a codeword is kept when its sum before the last dimension is at
+ * or above the running threshold (as a float: the library stops a sum as soon as it falls under)
+ * and its full sum, truncated, is too; it goes above the codewords it ties with. */
+static void scan_semi(vq_t *topn, int max_topn, const float *d, const float *before_last, int n)
+{
+    vq_t *worst = topn + (max_topn - 1);
+    for (int base = 0; base < n; base += 32) {
+        uint32_t mask;
+        if (n - base >= 32) {
+            mask = at_or_above(before_last + base, (float)worst->score);
+        } else {
+            mask = 0;
+            for (int i = 0; base + i < n; i++) mask |= (uint32_t)!(before_last[base + i] < (float)worst->score) << i;
+        }
+        while (mask) {
+            const int k = base + __builtin_ctz(mask);
+            mask &= mask - 1;
+            if (before_last[k] < (float)worst->score || (int32_t)d[k] < worst->score) continue;
+            int i;
+            for (i = 0; i < max_topn; i++) if (topn[i].codeword == k) break;
+            if (i < max_topn) continue;
+            const int32_t v = (int32_t)d[k];
+            vq_t *cur;
+            for (cur = worst - 1; cur >= topn && v >= cur->score; --cur) cur[1] = cur[0];
+            ++cur;
+            cur->codeword = k;
+            cur->score = v;
+        }
+    }
+}
+
+/* The library's normalisation (mgau_norm): negated against the best, clamped, and cut at the
+ * stream's top-N beam; returns how many codewords the senones mix. */
+static int norm_semi(const semi_mgau_t *s, vq_t *topn, int f)
+{
+    const int32_t norm = topn[0].score >> SENSCR_SHIFT;
+    int j;
+    for (j = 0; j < s->max_topn; ++j) {
+        topn[j].score = -((topn[j].score >> SENSCR_SHIFT) - norm);
+        if (topn[j].score > MAX_NEG_ASCR) topn[j].score = MAX_NEG_ASCR;
+        if (s->topn_beam[f] && topn[j].score > s->topn_beam[f]) break;
+    }
+    return j;
+}
+
+static int semi_frame_eval(struct mgau *ps, int16_t *senone_scores, uint8_t *senone_active,
+                           int32_t n_senone_active, mfcc_t **featbuf, int32_t frame, int32_t compallsen)
+{
+    hook_t *h = (hook_t *)ps->vt;
+    semi_mgau_t *s = h->model;
+    if (frame < ps->frame_idx)
+        return h->orig->frame_eval(ps, senone_scores, senone_active, n_senone_active, featbuf, frame, compallsen);
+
+    const int N = s->max_topn, n = h->n_density;
+    const int idx = frame % s->n_topn_hist;
+    vq_t **f = s->topn_hist[idx];
+    vq_t **last = s->topn_hist[idx == 0 ? s->n_topn_hist - 1 : idx - 1];
+    for (int i = 0; i < h->n_feat; i++) {
+        float *d = scores_of(h, 0, i), *before_last = h->before_last + (size_t)i * n;
+        gaussian_scores(n, h->featlen[i], h->g->det[0][i], block_of(h->mean_t, h, 0, i), block_of(h->var_t, h, 0, i),
+                        featbuf[i], d, before_last);
+        vq_t *topn = f[i];
+        memcpy(topn, last[i], (size_t)N * sizeof(vq_t));
+        for (int k = 0; k < N; k++) resort_vq(topn, k, (int32_t)d[topn[k].codeword]);
+        if (frame % s->ds_ratio == 0) scan_semi(topn, N, d, before_last, n);
+        s->topn_hist_n[idx][i] = (uint8_t)norm_semi(s, topn, i);
+    }
+    /* The library mixes the senones from the lists just built, as for a past frame. */
+    int saved = ps->frame_idx;
+    ps->frame_idx = frame + 1;
+    int rv = h->orig->frame_eval(ps, senone_scores, senone_active, n_senone_active, featbuf, frame, compallsen);
+    ps->frame_idx = saved;
+    return rv;
+}
+
+/* ---- Installing ---- */
+
 static void hook_free(hook_t *h)
 {
     free(h->mean_t);
     free(h->var_t);
     free(h->scores);
+    free(h->before_last);
     free(h);
 }
 
@@ -314,46 +438,44 @@ static void fast_free(struct mgau *ps)
     ps->vt->free(ps);
 }
 
-/*
- * Installs the evaluation in a decoder (ps_decoder_t *). Returns 1 when installed, 0 when the
- * decoder's model is not one it handles (the decoder is left as it was).
- */
-int kps_install(void *decoder)
+/* Memory starting on a cache line, in whole lines: the vector loads of a block never straddle
+ * two lines because of where the allocator happened to put it. */
+static void *lines_of(size_t bytes)
 {
-    decoder_head_t *ps = decoder;
-    if (!ps || !ps->acmod || ps->acmod->config != ps->config || ps->acmod->lmath != ps->lmath) return 0;
-    mgau_base_t *base = ps->acmod->mgau;
-    if (!base || !base->vt || !base->vt->name || strcmp(base->vt->name, "ptm") != 0) return 0;
-    ptm_mgau_t *s = (ptm_mgau_t *)base;
-    gauden_t *g = s->g;
-    if (!g || g->n_feat < 1 || g->n_feat > MAX_FEAT || g->n_mgau < 1 || g->n_mgau > MAX_CB) return 0;
-    if (g->n_density < 1 || g->n_density > MAX_DENSITY) return 0;
-    if (s->ds_ratio != 1 || s->max_topn < 1 || s->max_topn > g->n_density || s->n_fast_hist < 2 || !s->hist) return 0;
+    return aligned_alloc(64, (bytes + 63) / 64 * 64);
+}
 
+/* A hook over the Gaussians `g` with their means and variances laid out dimension-major; NULL
+ * when they are out of the ranges handled or memory runs out. */
+static hook_t *hook_new(mgau_base_t *base, void *model, gauden_t *g, int max_topn)
+{
+    if (!g || g->n_feat < 1 || g->n_feat > MAX_FEAT || g->n_mgau < 1 || g->n_mgau > MAX_CB) return NULL;
+    if (g->n_density < 1 || g->n_density > MAX_DENSITY || max_topn < 1 || max_topn > g->n_density) return NULL;
     hook_t *h = calloc(1, sizeof(hook_t));
-    if (!h) return 0;
+    if (!h) return NULL;
     h->n_feat = g->n_feat;
     for (int f = 0; f < g->n_feat; f++) {
-        if (g->featlen[f] < 1) { free(h); return 0; }
+        if (g->featlen[f] < 1) { free(h); return NULL; }
         h->featoff[f] = h->ceplen;
         h->featlen[f] = g->featlen[f];
         h->ceplen += g->featlen[f];
     }
     h->orig = base->vt;
     h->vt = *base->vt;
-    h->vt.frame_eval = fast_frame_eval;
     h->vt.free = fast_free;
-    h->s = s;
+    h->model = model;
+    h->g = g;
     h->n_mgau = g->n_mgau;
     h->n_density = g->n_density;
-    h->max_topn = s->max_topn;
+    h->max_topn = max_topn;
     size_t per_cb = (size_t)h->ceplen * h->n_density;
-    h->mean_t = malloc(per_cb * h->n_mgau * sizeof(float));
-    h->var_t = malloc(per_cb * h->n_mgau * sizeof(float));
-    h->scores = malloc((size_t)h->n_mgau * h->n_feat * h->n_density * sizeof(float));
-    if (!h->mean_t || !h->var_t || !h->scores) {
+    h->mean_t = lines_of(per_cb * h->n_mgau * sizeof(float));
+    h->var_t = lines_of(per_cb * h->n_mgau * sizeof(float));
+    h->scores = lines_of((size_t)h->n_mgau * h->n_feat * h->n_density * sizeof(float));
+    h->before_last = lines_of((size_t)h->n_feat * h->n_density * sizeof(float));
+    if (!h->mean_t || !h->var_t || !h->scores || !h->before_last) {
         hook_free(h);
-        return 0;
+        return NULL;
     }
     for (int cb = 0; cb < h->n_mgau; cb++)
         for (int f = 0; f < h->n_feat; f++) {
@@ -366,6 +488,33 @@ int kps_install(void *decoder)
                     vt[(size_t)j * h->n_density + k] = var[(size_t)k * L + j];
                 }
         }
+    return h;
+}
+
+/*
+ * Installs the evaluation in a decoder (ps_decoder_t *). Returns 1 when installed, 0 when the
+ * decoder's model is not one it handles (the decoder is left as it was).
+ */
+int kps_install(void *decoder)
+{
+    decoder_head_t *ps = decoder;
+    if (!ps || !ps->acmod || ps->acmod->config != ps->config || ps->acmod->lmath != ps->lmath) return 0;
+    mgau_base_t *base = ps->acmod->mgau;
+    if (!base || !base->vt || !base->vt->name) return 0;
+    hook_t *h = NULL;
+    if (strcmp(base->vt->name, "ptm") == 0) {
+        ptm_mgau_t *s = (ptm_mgau_t *)base;
+        if (s->ds_ratio != 1 || s->n_fast_hist < 2 || !s->hist) return 0;
+        if (!(h = hook_new(base, s, s->g, s->max_topn))) return 0;
+        h->vt.frame_eval = fast_frame_eval;
+    } else if (strcmp(base->vt->name, "s2_semi") == 0) {
+        semi_mgau_t *s = (semi_mgau_t *)base;
+        if (!s->g || s->g->n_mgau != 1 || s->ds_ratio < 1 || s->n_topn_hist < 2 || !s->topn_hist || !s->topn_hist_n || !s->topn_beam) return 0;
+        if (!(h = hook_new(base, s, s->g, s->max_topn))) return 0;
+        h->vt.frame_eval = semi_frame_eval;
+    } else {
+        return 0;
+    }
     base->vt = &h->vt;
     return 1;
 }
