@@ -209,27 +209,6 @@ static void codebook_scores(const hook_t *h, int cb, int f, const mfcc_t *z, flo
                     block_of(h->var_t, h, cb, f), z, out, NULL);
 }
 
-/* The library's insertion of a re-scored codeword into the first i+1 places (ties stay behind). */
-static void resort_topn(topn_t *topn, int i, int32_t d)
-{
-    topn[i].score = d;
-    if (i == 0) return;
-    topn_t v = topn[i];
-    int j;
-    for (j = i - 1; j >= 0 && d > topn[j].score; j--) topn[j + 1] = topn[j];
-    topn[j + 1] = v;
-}
-
-/* The library's insertion of a new codeword above the worst (ties go behind it). */
-static void insert_topn(topn_t *best, topn_t *worst, int cw, int32_t d)
-{
-    topn_t *cur;
-    for (cur = worst - 1; cur >= best && d >= cur->score; --cur) cur[1] = cur[0];
-    ++cur;
-    cur->cw = cw;
-    cur->score = d;
-}
-
 /* Which of 32 scores from `d` are at or above `t` (bit i for d[i]); the compare is the library's. */
 __attribute__((target_clones("avx2", "default")))
 static uint32_t at_or_above(const float *d, float t)
@@ -239,30 +218,75 @@ static uint32_t at_or_above(const float *d, float t)
     return mask;
 }
 
-/* The library's scan of a codebook: in codeword order, each at or above the running threshold
- * and not yet listed enters the top-N. The threshold only rises as codewords enter, so the
- * codewords under it at the start of a block of 32 are passed over at once. */
-static void scan_codebook(topn_t *topn, int max_topn, const float *d, int n)
+/* Which of the scores x[base..base+32) (fewer at the end of n) are at or above `t`. */
+static uint32_t block_mask(const float *x, int base, int n, float t)
 {
-    topn_t *worst = topn + (max_topn - 1);
-    for (int base = 0; base < n; base += 32) {
-        uint32_t mask;
-        if (n - base >= 32) {
-            mask = at_or_above(d + base, (float)worst->score);
-        } else {
-            mask = 0;
-            for (int i = 0; base + i < n; i++) mask |= (uint32_t)!(d[base + i] < (float)worst->score) << i;
-        }
-        while (mask) {
-            const int k = base + __builtin_ctz(mask);
-            mask &= mask - 1;
-            if (d[k] < (float)worst->score) continue;
-            int i;
-            for (i = 0; i < max_topn; i++) if (topn[i].cw == k) break;
-            if (i < max_topn) continue;
-            insert_topn(topn, worst, k, (int32_t)d[k]);
-        }
+    if (n - base >= 32) return at_or_above(x + base, t);
+    uint32_t mask = 0;
+    for (int i = 0; base + i < n; i++) mask |= (uint32_t)!(x[base + i] < t) << i;
+    return mask;
+}
+
+/*
+ * The library's handling of a top-N list, for each kind of list entry (PTM's and the
+ * semi-continuous model's order their fields differently):
+ * - resort_T: a re-scored codeword into the first i+1 places, behind those it ties with;
+ * - insert_T: a new codeword in place of the worst, which drops out, ahead of those it ties with;
+ * - scan_T: the scan of a codebook, in codeword order: a codeword not yet listed enters when
+ *   its score before the last dimension (`before_last`) is at or above the running threshold,
+ *   as a float (the library stops a sum as soon as it falls under), and its full score
+ *   truncated is too. PTM's scan compares the full score alone, which is the same test with
+ *   `before_last` = `d`. The threshold only rises as codewords enter, so the codewords under
+ *   it at the start of a block of 32 are passed over at once.
+ */
+#define TOPN_LIST(T, CW)                                                                    \
+    static void resort_##T(T *topn, int i, int32_t d)                                       \
+    {                                                                                       \
+        topn[i].score = d;                                                                  \
+        if (i == 0) return;                                                                 \
+        T v = topn[i];                                                                      \
+        int j;                                                                              \
+        for (j = i - 1; j >= 0 && d > topn[j].score; j--) topn[j + 1] = topn[j];            \
+        topn[j + 1] = v;                                                                    \
+    }                                                                                       \
+    static void insert_##T(T *best, T *worst, int cw, int32_t d)                            \
+    {                                                                                       \
+        T *cur;                                                                             \
+        for (cur = worst - 1; cur >= best && d >= cur->score; --cur) cur[1] = cur[0];      \
+        ++cur;                                                                              \
+        cur->CW = cw;                                                                       \
+        cur->score = d;                                                                     \
+    }                                                                                       \
+    static void scan_##T(T *topn, int max_topn, const float *d, const float *before_last, int n) \
+    {                                                                                       \
+        T *worst = topn + (max_topn - 1);                                                   \
+        for (int base = 0; base < n; base += 32) {                                          \
+            uint32_t mask = block_mask(before_last, base, n, (float)worst->score);          \
+            while (mask) {                                                                  \
+                const int k = base + __builtin_ctz(mask);                                   \
+                mask &= mask - 1;                                                           \
+                if (before_last[k] < (float)worst->score || (int32_t)d[k] < worst->score) continue; \
+                int i;                                                                      \
+                for (i = 0; i < max_topn; i++) if (topn[i].CW == k) break;                  \
+                if (i < max_topn) continue;                                                 \
+                insert_##T(topn, worst, k, (int32_t)d[k]);                                  \
+            }                                                                               \
+        }                                                                                   \
     }
+
+TOPN_LIST(topn_t, cw)
+TOPN_LIST(vq_t, codeword)
+
+/* The library mixes the senones itself: for a frame it holds as already evaluated it does only
+ * that, from the top-N lists just built in its history. */
+static int library_mixes(hook_t *h, struct mgau *ps, int16_t *senone_scores, uint8_t *senone_active,
+                         int32_t n_senone_active, mfcc_t **featbuf, int32_t frame, int32_t compallsen)
+{
+    int saved = ps->frame_idx;
+    ps->frame_idx = frame + 1;
+    int rv = h->orig->frame_eval(ps, senone_scores, senone_active, n_senone_active, featbuf, frame, compallsen);
+    ps->frame_idx = saved;
+    return rv;
 }
 
 static inline int is_active(const uint32_t *bits, int cb)
@@ -303,8 +327,8 @@ static int fast_frame_eval(struct mgau *ps, int16_t *senone_scores, uint8_t *sen
             topn_t *topn = fe->topn[cb][f];
             const float *d = scores_of(h, cb, f);
             for (int i = 0; i < N; i++)
-                resort_topn(topn, i, (int32_t)(active ? d[topn[i].cw] : gauss_score(h, cb, f, topn[i].cw, featbuf[f])));
-            if (active) scan_codebook(topn, N, d, h->n_density);
+                resort_topn_t(topn, i, (int32_t)(active ? d[topn[i].cw] : gauss_score(h, cb, f, topn[i].cw, featbuf[f])));
+            if (active) scan_topn_t(topn, N, d, d, h->n_density);
         }
     }
     /* Normalise as the library does, each stream by the best of its active codebooks: negated, clamped. */
@@ -322,58 +346,10 @@ static int fast_frame_eval(struct mgau *ps, int16_t *senone_scores, uint8_t *sen
             }
         }
     }
-    /* The library mixes the senones itself: for a frame it holds as already evaluated it does
-     * only that, from the top-N lists just built in its history. */
-    int saved = ps->frame_idx;
-    ps->frame_idx = frame + 1;
-    int rv = h->orig->frame_eval(ps, senone_scores, senone_active, n_senone_active, featbuf, frame, compallsen);
-    ps->frame_idx = saved;
-    return rv;
+    return library_mixes(h, ps, senone_scores, senone_active, n_senone_active, featbuf, frame, compallsen);
 }
 
 /* ---- Semi-continuous models: one codebook, its top-N per stream, a top-N beam ---- */
-
-/* The library's re-scoring of last frame's codewords (eval_topn): each re-sorted into place. */
-static void resort_vq(vq_t *topn, int i, int32_t d)
-{
-    topn[i].score = d;
-    if (i == 0) return;
-    vq_t v = topn[i];
-    int j;
-    for (j = i - 1; j >= 0 && d > topn[j].score; j--) topn[j + 1] = topn[j];
-    topn[j + 1] = v;
-}
-
-/* The library's scan (eval_cb): a codeword is kept when its sum before the last dimension is at
- * or above the running threshold (as a float: the library stops a sum as soon as it falls under)
- * and its full sum, truncated, is too; it goes above the codewords it ties with. */
-static void scan_semi(vq_t *topn, int max_topn, const float *d, const float *before_last, int n)
-{
-    vq_t *worst = topn + (max_topn - 1);
-    for (int base = 0; base < n; base += 32) {
-        uint32_t mask;
-        if (n - base >= 32) {
-            mask = at_or_above(before_last + base, (float)worst->score);
-        } else {
-            mask = 0;
-            for (int i = 0; base + i < n; i++) mask |= (uint32_t)!(before_last[base + i] < (float)worst->score) << i;
-        }
-        while (mask) {
-            const int k = base + __builtin_ctz(mask);
-            mask &= mask - 1;
-            if (before_last[k] < (float)worst->score || (int32_t)d[k] < worst->score) continue;
-            int i;
-            for (i = 0; i < max_topn; i++) if (topn[i].codeword == k) break;
-            if (i < max_topn) continue;
-            const int32_t v = (int32_t)d[k];
-            vq_t *cur;
-            for (cur = worst - 1; cur >= topn && v >= cur->score; --cur) cur[1] = cur[0];
-            ++cur;
-            cur->codeword = k;
-            cur->score = v;
-        }
-    }
-}
 
 /* The library's normalisation (mgau_norm): negated against the best, clamped, and cut at the
  * stream's top-N beam; returns how many codewords the senones mix. */
@@ -407,16 +383,11 @@ static int semi_frame_eval(struct mgau *ps, int16_t *senone_scores, uint8_t *sen
                         featbuf[i], d, before_last);
         vq_t *topn = f[i];
         memcpy(topn, last[i], (size_t)N * sizeof(vq_t));
-        for (int k = 0; k < N; k++) resort_vq(topn, k, (int32_t)d[topn[k].codeword]);
-        if (frame % s->ds_ratio == 0) scan_semi(topn, N, d, before_last, n);
+        for (int k = 0; k < N; k++) resort_vq_t(topn, k, (int32_t)d[topn[k].codeword]);
+        if (frame % s->ds_ratio == 0) scan_vq_t(topn, N, d, before_last, n);
         s->topn_hist_n[idx][i] = (uint8_t)norm_semi(s, topn, i);
     }
-    /* The library mixes the senones from the lists just built, as for a past frame. */
-    int saved = ps->frame_idx;
-    ps->frame_idx = frame + 1;
-    int rv = h->orig->frame_eval(ps, senone_scores, senone_active, n_senone_active, featbuf, frame, compallsen);
-    ps->frame_idx = saved;
-    return rv;
+    return library_mixes(h, ps, senone_scores, senone_active, n_senone_active, featbuf, frame, compallsen);
 }
 
 /* ---- Installing ---- */

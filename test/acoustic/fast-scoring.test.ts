@@ -7,8 +7,9 @@ import { referenceFromText } from '../../src/acoustic/progress-reference.js';
 import { SphinxEngine } from '../../src/acoustic/sphinx/engine.js';
 import { loadDictionary } from '../../src/acoustic/lexicon.js';
 import type { AcousticBackend, ProgressUpdate } from '../../src/acoustic/types.js';
-import { decodeAudio } from '../../src/audio/decode.js';
-import { parseEvaluationConfig } from '../../src/evaluation/config.js';
+import { decodeAudio, type DecodedAudio } from '../../src/audio/decode.js';
+import type { Assessment } from '../../src/assessment/types.js';
+import { parseEvaluationConfig, type EvaluationConfig } from '../../src/evaluation/config.js';
 import { loadEnglishLexicon } from '../../src/en/lexicon/index.js';
 import { createEnglishEngine } from '../../src/en/engine/index.js';
 import { loadEnglishScoringModel } from '../../src/en/scoring-model/model.js';
@@ -83,58 +84,56 @@ test('Mandarin alignments with phones and GOP, window decodes with a free syllab
   }
 });
 
-test('English assessments on a pool of two workers scoring natively equal those of workers that do not', async () => {
-  let alone: AcousticBackend | null = null;
-  let pooled: AcousticBackend | null = null;
+/**
+ * The same assessments on a pool of two workers scoring with the library alone and on one
+ * scoring natively, all at once on each: passes of different readings interleave on both
+ * workers. Returns [the library's, the native ones].
+ */
+async function assessOnBothPools(
+  lang: 'en' | 'zh',
+  engineOf: (backend: AcousticBackend) => Promise<{ assess(config: EvaluationConfig, audio: DecodedAudio): Promise<Assessment> }>,
+  cases: { config: EvaluationConfig; audio: DecodedAudio }[],
+): Promise<Assessment[][]> {
+  const pools: AcousticBackend[] = [];
   try {
-    alone = await createAcousticBackend({ ...config, workers: 2, fastScoring: false }, { langs: ['en'], progressThreads: 0 });
-    pooled = await createAcousticBackend({ ...config, workers: 2, fastScoring: true }, { langs: ['en'], progressThreads: 0 });
-    const english = await loadEnglishLexicon();
-    const model = loadEnglishScoringModel();
-    const engines = [alone, pooled].map((backend) => createEnglishEngine({ backend, lexicon: english, model }));
-    const readings = [librivox(0), librivox(3), ljspeech(2), ljspeech(4)];
-    const cases = await Promise.all(
-      readings.map(async (r) => ({
-        audio: await decodeAudio(fs.readFileSync(r.file)),
-        config: parseEvaluationConfig({ coreType: 'sentence', referenceText: r.words.join(' '), language: 'en-US' }),
-      })),
-    );
-    // All at once on each pool: passes of different readings interleave on both workers.
-    const [expected, actual] = await Promise.all(engines.map((engine) => Promise.all(cases.map((c) => engine.assess(c.config, c.audio)))));
-    for (let i = 0; i < cases.length; i++) assert.deepEqual(actual[i], expected[i], readings[i].file);
+    for (const fastScoring of [false, true]) pools.push(await createAcousticBackend({ ...config, workers: 2, fastScoring }, { langs: [lang], progressThreads: 0 }));
+    const engines = await Promise.all(pools.map(engineOf));
+    return await Promise.all(engines.map((engine) => Promise.all(cases.map((c) => engine.assess(c.config, c.audio)))));
   } finally {
-    await alone?.close();
-    await pooled?.close();
+    await Promise.all(pools.map((p) => p.close()));
   }
+}
+
+test('English assessments on a pool of two workers scoring natively equal those of workers that do not', async () => {
+  const english = await loadEnglishLexicon();
+  const model = loadEnglishScoringModel();
+  const readings = [librivox(0), librivox(3), ljspeech(2), ljspeech(4)];
+  const cases = await Promise.all(
+    readings.map(async (r) => ({
+      audio: await decodeAudio(fs.readFileSync(r.file)),
+      config: parseEvaluationConfig({ coreType: 'sentence', referenceText: r.words.join(' '), language: 'en-US' }),
+    })),
+  );
+  const [expected, actual] = await assessOnBothPools('en', async (backend) => createEnglishEngine({ backend, lexicon: english, model }), cases);
+  for (let i = 0; i < cases.length; i++) assert.deepEqual(actual[i], expected[i], readings[i].file);
 });
 
 test('Mandarin assessments on a pool of two workers scoring natively equal those of workers that do not', async () => {
-  let alone: AcousticBackend | null = null;
-  let pooled: AcousticBackend | null = null;
-  try {
-    alone = await createAcousticBackend({ ...config, workers: 2, fastScoring: false }, { langs: ['zh'], progressThreads: 0 });
-    pooled = await createAcousticBackend({ ...config, workers: 2, fastScoring: true }, { langs: ['zh'], progressThreads: 0 });
-    const engines = await Promise.all([alone, pooled].map((backend) => createMandarinEngine({ backend, modelsDir: config.modelsDir })));
-    // Read as written, with a character replaced, and with four the reader did not say (the
-    // competition, the second look and the insertion checks decode windows of their own).
-    const texts: [number, (text: string) => string][] = [
-      [7, (t) => t],
-      [61, (t) => t.slice(0, 2) + '鸭' + t.slice(3)],
-      [140, (t) => t.slice(0, 3) + '今天天气' + t.slice(3)],
-    ];
-    const cases = await Promise.all(
-      texts.map(async ([i, alter]) => {
-        const { id, text } = aishellTranscripts()[i];
-        const referenceText = alter(text);
-        return { id, audio: await decodeAudio(fs.readFileSync(aishellFile(id))), config: parseEvaluationConfig({ coreType: 'sentence', referenceText, language: 'zh-CN' }) };
-      }),
-    );
-    const [expected, actual] = await Promise.all(engines.map((engine) => Promise.all(cases.map((c) => engine.assess(c.config, c.audio)))));
-    for (let i = 0; i < cases.length; i++) assert.deepEqual(actual[i], expected[i], cases[i].id);
-  } finally {
-    await alone?.close();
-    await pooled?.close();
-  }
+  // Read as written, with a character replaced, and with four the reader did not say (the
+  // competition, the second look and the insertion checks decode windows of their own).
+  const texts: [number, (text: string) => string][] = [
+    [7, (t) => t],
+    [61, (t) => t.slice(0, 2) + '鸭' + t.slice(3)],
+    [140, (t) => t.slice(0, 3) + '今天天气' + t.slice(3)],
+  ];
+  const cases = await Promise.all(
+    texts.map(async ([i, alter]) => {
+      const { id, text } = aishellTranscripts()[i];
+      return { id, audio: await decodeAudio(fs.readFileSync(aishellFile(id))), config: parseEvaluationConfig({ coreType: 'sentence', referenceText: alter(text), language: 'zh-CN' }) };
+    }),
+  );
+  const [expected, actual] = await assessOnBothPools('zh', (backend) => createMandarinEngine({ backend, modelsDir: config.modelsDir }), cases);
+  for (let i = 0; i < cases.length; i++) assert.deepEqual(actual[i], expected[i], cases[i].id);
 });
 
 test('real-time progress sessions scoring natively report exactly what sessions scoring with the library report', async () => {
