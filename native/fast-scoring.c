@@ -234,10 +234,11 @@ static uint32_t block_mask(const float *x, int base, int n, float t)
  * - insert_T: a new codeword in place of the worst, which drops out, ahead of those it ties with;
  * - scan_T: the scan of a codebook, in codeword order: a codeword not yet listed enters when
  *   its score before the last dimension (`before_last`) is at or above the running threshold,
- *   as a float (the library stops a sum as soon as it falls under), and its full score
- *   truncated is too. PTM's scan compares the full score alone, which is the same test with
- *   `before_last` = `d`. The threshold only rises as codewords enter, so the codewords under
- *   it at the start of a block of 32 are passed over at once.
+ *   as a float (the library stops a sum as soon as it falls under), and, where `truncated`,
+ *   its full score truncated to an integer is too (the semi-continuous model's test; PTM's
+ *   compares the full score alone: `before_last` = `d`, not `truncated`). The threshold only
+ *   rises as codewords enter, so the codewords under it at the start of a block of 32 are
+ *   passed over at once.
  */
 #define TOPN_LIST(T, CW)                                                                    \
     static void resort_##T(T *topn, int i, int32_t d)                                       \
@@ -257,7 +258,7 @@ static uint32_t block_mask(const float *x, int base, int n, float t)
         cur->CW = cw;                                                                       \
         cur->score = d;                                                                     \
     }                                                                                       \
-    static void scan_##T(T *topn, int max_topn, const float *d, const float *before_last, int n) \
+    static void scan_##T(T *topn, int max_topn, const float *d, const float *before_last, int truncated, int n) \
     {                                                                                       \
         T *worst = topn + (max_topn - 1);                                                   \
         for (int base = 0; base < n; base += 32) {                                          \
@@ -265,7 +266,7 @@ static uint32_t block_mask(const float *x, int base, int n, float t)
             while (mask) {                                                                  \
                 const int k = base + __builtin_ctz(mask);                                   \
                 mask &= mask - 1;                                                           \
-                if (before_last[k] < (float)worst->score || (int32_t)d[k] < worst->score) continue; \
+                if (before_last[k] < (float)worst->score || (truncated && (int32_t)d[k] < worst->score)) continue; \
                 int i;                                                                      \
                 for (i = 0; i < max_topn; i++) if (topn[i].CW == k) break;                  \
                 if (i < max_topn) continue;                                                 \
@@ -328,7 +329,7 @@ static int fast_frame_eval(struct mgau *ps, int16_t *senone_scores, uint8_t *sen
             const float *d = scores_of(h, cb, f);
             for (int i = 0; i < N; i++)
                 resort_topn_t(topn, i, (int32_t)(active ? d[topn[i].cw] : gauss_score(h, cb, f, topn[i].cw, featbuf[f])));
-            if (active) scan_topn_t(topn, N, d, d, h->n_density);
+            if (active) scan_topn_t(topn, N, d, d, 0, h->n_density);
         }
     }
     /* Normalise as the library does, each stream by the best of its active codebooks: negated, clamped. */
@@ -384,7 +385,7 @@ static int semi_frame_eval(struct mgau *ps, int16_t *senone_scores, uint8_t *sen
         vq_t *topn = f[i];
         memcpy(topn, last[i], (size_t)N * sizeof(vq_t));
         for (int k = 0; k < N; k++) resort_vq_t(topn, k, (int32_t)d[topn[k].codeword]);
-        if (frame % s->ds_ratio == 0) scan_vq_t(topn, N, d, before_last, n);
+        if (frame % s->ds_ratio == 0) scan_vq_t(topn, N, d, before_last, 1, n);
         s->topn_hist_n[idx][i] = (uint8_t)norm_semi(s, topn, i);
     }
     return library_mixes(h, ps, senone_scores, senone_active, n_senone_active, featbuf, frame, compallsen);

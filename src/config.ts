@@ -41,9 +41,9 @@ export interface Config {
    */
   earlyScoring: boolean;
   /**
-   * Frames (English and Mandarin) scored by the native codebook evaluation (KOUYU_FAST_SCORING, on by
-   * default; docs/acoustic.md, "Fast frame scoring"). Answers are the same either way; off
-   * only spends more CPU.
+   * English and Mandarin frames scored by the native codebook evaluation (KOUYU_FAST_SCORING,
+   * on by default; docs/acoustic.md, "Fast frame scoring"). Answers are the same either way;
+   * off only spends more CPU.
    */
   fastScoring: boolean;
   /**

@@ -45,7 +45,7 @@ test('the English and Mandarin decoders score frames natively (the native piece 
   }
 });
 
-test('phone loops and alignments with phones and GOP are exactly those of the library scoring alone', async () => {
+test('English phone loops and alignments with phones and GOP are exactly those of the library scoring alone', async () => {
   const readings = [librivox(1), ljspeech(1), librivox(2)];
   const pcms = await Promise.all(readings.map((r) => readPcm(r.file)));
   // Each recording twice and the others between: a pass's top-N history carries over from the last.
