@@ -14,9 +14,8 @@
  *            character, said > given, with the other characters flagged in its reading),
  *            --tone-model FILE (another tone model, e.g. one trained on half the
  *            utterances: tools/train-tone-zh.ts --held-out-model), --initial-model FILE and
- *            --final-model FILE (other
- *            classifiers of the syllable's parts, likewise: tools/train-part-zh.ts
- *            --held-out-model)
+ *            --final-model FILE (other classifiers of the syllable's parts, likewise:
+ *            tools/train-part-zh.ts --held-out-model)
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -119,7 +118,7 @@ async function main(): Promise<void> {
       c.a.units.filter((x) => x.readType === 0 && x.tone && x.tone.heard !== null && x.tone.expected <= 4 && x.tone.citation !== 5).forEach((x) => toneRec.add(x.tone!.heard === x.tone!.expected));
     }
     // 2. Substitution.
-    const subKinds = [SUBSTITUTION_KINDS[i % 3], SUBSTITUTION_KINDS[(i + 1) % 3]];
+    const subKinds = [i, i + 1].map((j) => SUBSTITUTION_KINDS[j % SUBSTITUTION_KINDS.length]);
     const sub = substitutionCase(r, table, zh, subKinds);
     if (ONLY.has('substitution')) {
     const s = await run(engine, audio, { referenceText: u.text, refPinyin: sub.refPinyin });

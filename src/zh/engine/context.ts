@@ -80,10 +80,9 @@ export async function compete(
   k: number,
   loop: readonly PhoneSegment[] = [],
 ): Promise<Competition | null> {
-  const mid = aligned[k];
-  if (!mid || !table.prons.has(labels[k])) return null;
-  const ctx = contextOf(table, aligned, labels, k);
-  const window = ctx.window(pcm, mid.startFrame, mid.endFrame);
+  const place = placeOf(table, pcm, aligned, labels, k, labels[k]);
+  if (!place) return null;
+  const { mid, ctx, window } = place;
   const shortlist = candidates(table, labels[k], loop, mid.startFrame, mid.endFrame);
   // A skipped character between the middle and a neighbour may have been spoken all the same
   // (a reference syllable that does not fit what was read is left out): an optional slot of its
@@ -116,12 +115,24 @@ export async function phonesAs(
   k: number,
   syllable: string,
 ): Promise<PhoneSegment[] | null> {
+  const place = placeOf(table, pcm, aligned, labels, k, syllable);
+  if (!place) return null;
+  const { ctx, window } = place;
+  const r = await backend.align('zh', pcm, { slots: ctx.around([fixed(table, syllable)]) }, { window, phones: true });
+  const unit = r.ok ? r.units.find((u) => u.slot === ctx.middle) : undefined;
+  return unit && unit.phones.length > 0 ? unit.phones : null;
+}
+
+/**
+ * Character k's place for a window decode with `syllable` in its middle (`compete`,
+ * `phonesAs`): its aligned span, its neighbours' context and the window of audio around it;
+ * null when k is not aligned or the syllable has no pronunciation.
+ */
+function placeOf(table: SyllableTable, pcm: Int16Array, aligned: readonly (AlignedSyllable | null)[], labels: readonly string[], k: number, syllable: string) {
   const mid = aligned[k];
   if (!mid || !table.prons.has(syllable)) return null;
   const ctx = contextOf(table, aligned, labels, k);
-  const r = await backend.align('zh', pcm, { slots: ctx.around([fixed(table, syllable)]) }, { window: ctx.window(pcm, mid.startFrame, mid.endFrame), phones: true });
-  const unit = r.ok ? r.units.find((u) => u.slot === ctx.middle) : undefined;
-  return unit && unit.phones.length > 0 ? unit.phones : null;
+  return { mid, ctx, window: ctx.window(pcm, mid.startFrame, mid.endFrame) };
 }
 
 /**
