@@ -13,7 +13,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createAcousticBackend, createInThreadBackend } from '../src/acoustic/backend.js';
-import type { AcousticBackend } from '../src/acoustic/types.js';
+import { forReading, type AcousticBackend } from '../src/acoustic/types.js';
 import { decodeAudio, type DecodedAudio } from '../src/audio/decode.js';
 import { concatPcm } from '../src/audio/resample.js';
 import { loadConfig } from '../src/config.js';
@@ -122,7 +122,7 @@ for (let i = 0; i < runs; i++) {
   const plan = planReading(lexicon, text, 'sentence', 'en-US');
   stages.plan.push(await cpu(() => planReading(lexicon, text, 'sentence', 'en-US')));
   let aligned: Awaited<ReturnType<typeof alignReading>> | null = null;
-  stages.align.push(await cpu(async () => (aligned = await alignReading(backend, audio.pcm, plan.grammar))));
+  stages.align.push(await cpu(async () => (aligned = await alignReading(forReading(backend), audio.pcm, plan.grammar))));
   const signal = measureSignal(audio.pcm);
   stages.signal.push(await cpu(() => measureSignal(audio.pcm)));
   const { result, loop } = aligned!;

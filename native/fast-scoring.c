@@ -22,12 +22,20 @@
  *   frame function, called for a frame it treats as already evaluated).
  * `kps_install` checks every structure it touches and declines (returns 0) for anything else.
  *
+ * A reading is decoded several times over the same frames (word pass, phone pass, free phone
+ * loop, repeat decode), and each pass used to find the same codebooks' top-N again. With
+ * sharing on, a codebook's list is kept per frame, keyed by the frame's features and the
+ * reading the caller names (`kps_reading`), and a later pass of that reading over bit-identical
+ * features takes it instead of scoring the codebook. Only lists that any history would give are
+ * kept (see `exact_list`), so the answer stays the library's own.
+ *
  * Build (scripts/build-native.sh): cc -O3 -fPIC -shared -ffp-contract=off -fno-fast-math: no
  * fused multiply-add and no reordering, so every sum rounds exactly as the library's do.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 
 typedef float mfcc_t;
 
@@ -151,6 +159,9 @@ typedef struct {
     float *var_t;
     float *scores;           /* [cb][stream][density]: this frame's scores of the active codebooks */
     float *before_last;      /* semi-continuous: [stream][density], each sum before its last dimension */
+    int share;               /* PTM: lists shared between passes over the same frames (below) */
+    float *flat;             /* one frame's features, streams one after another */
+    uint64_t fingerprint;    /* the model's, for sharing between decoders of the same model */
 } hook_t;
 
 static inline const float *block_of(const float *t, const hook_t *h, int cb, int f)
@@ -295,6 +306,145 @@ static inline int is_active(const uint32_t *bits, int cb)
     return (bits[cb / 32] >> (cb % 32)) & 1u;
 }
 
+/* ---- Top-N lists shared between passes over the same frames ---- */
+
+/*
+ * Whether a codebook's final list is the one the library gives whatever the pass's history:
+ * its integer scores strictly fall and no codeword outside it reaches the last one's. The
+ * history only decides ties (which of two equal scores enters, in which order); without one,
+ * every codeword of the true top N enters when the scan reaches it (its float score is above
+ * the running threshold) and no other stays, so the list is the top N in falling order.
+ */
+static int exact_list(const topn_t *topn, int N, const float *d, int n)
+{
+    for (int i = 1; i < N; i++)
+        if (topn[i].score >= topn[i - 1].score) return 0;
+    const int32_t last = topn[N - 1].score;
+    int reach = 0;
+    for (int k = 0; k < n; k++) reach += (int32_t)d[k] >= last;
+    return reach == N;
+}
+
+/* One frame's shared lists: its features (compared in full) and the codebooks kept. */
+typedef struct {
+    uint64_t key;            /* hash of the features and the reading; 0: empty */
+    uint64_t reading;
+    uint32_t age;
+    uint32_t kept[MAX_CB / 32];
+} share_head_t;
+
+#define SHARE_SETS 1024      /* frames kept: sets of SHARE_WAYS, the older one replaced */
+#define SHARE_WAYS 2
+#define SHARES_PER_THREAD 4
+
+/* A thread's shared lists for one model (each decoder runs on one thread at a time). */
+typedef struct {
+    uint64_t fingerprint;
+    int ceplen, per_frame;   /* floats of features; list entries of a frame */
+    size_t entry_bytes;
+    uint32_t clock;
+    unsigned char *entries;  /* SHARE_SETS x SHARE_WAYS of head, features, lists */
+} share_t;
+
+static pthread_key_t share_key;
+static __thread uint64_t current_reading; /* the calling thread's, 0: none (no sharing) */
+static __thread double lists_shared;      /* lists this thread took from its shares */
+
+/* How many codebook lists the calling thread has taken from earlier passes (a diagnostic). */
+double kps_lists_shared(void)
+{
+    return lists_shared;
+}
+
+/* Names the reading the calling thread's next passes belong to; 0 ends sharing. */
+void kps_reading(double reading)
+{
+    current_reading = reading > 0 && reading < 18446744073709551616.0 ? (uint64_t)reading : 0;
+}
+static pthread_once_t share_once = PTHREAD_ONCE_INIT;
+
+static void shares_free(void *p)
+{
+    share_t *shares = p;
+    for (int i = 0; i < SHARES_PER_THREAD; i++) free(shares[i].entries);
+    free(shares);
+}
+
+static void share_key_make(void)
+{
+    if (pthread_key_create(&share_key, shares_free) != 0) share_key = (pthread_key_t)-1;
+}
+
+/* This thread's share for the hook's model, made on first use; NULL when memory runs out. */
+static share_t *share_of(const hook_t *h)
+{
+    pthread_once(&share_once, share_key_make);
+    if (share_key == (pthread_key_t)-1) return NULL;
+    share_t *shares = pthread_getspecific(share_key);
+    if (!shares) {
+        if (!(shares = calloc(SHARES_PER_THREAD, sizeof(share_t)))) return NULL;
+        if (pthread_setspecific(share_key, shares) != 0) { free(shares); return NULL; }
+    }
+    const int per_frame = h->n_mgau * h->n_feat * h->max_topn;
+    share_t *free_slot = NULL;
+    for (int i = 0; i < SHARES_PER_THREAD; i++) {
+        share_t *x = shares + i;
+        if (x->entries && x->fingerprint == h->fingerprint && x->ceplen == h->ceplen && x->per_frame == per_frame) return x;
+        if (!x->entries && !free_slot) free_slot = x;
+    }
+    if (!free_slot) return NULL;
+    size_t bytes = sizeof(share_head_t) + (size_t)h->ceplen * sizeof(float) + (size_t)per_frame * sizeof(topn_t);
+    bytes = (bytes + 7) / 8 * 8;
+    if (!(free_slot->entries = calloc((size_t)SHARE_SETS * SHARE_WAYS, bytes))) return NULL;
+    free_slot->fingerprint = h->fingerprint;
+    free_slot->ceplen = h->ceplen;
+    free_slot->per_frame = per_frame;
+    free_slot->entry_bytes = bytes;
+    return free_slot;
+}
+
+static inline share_head_t *entry_at(const share_t *x, size_t i)
+{
+    return (share_head_t *)(x->entries + i * x->entry_bytes);
+}
+
+static inline float *features_of(share_head_t *e)
+{
+    return (float *)(e + 1);
+}
+
+static inline topn_t *lists_of(const share_t *x, share_head_t *e)
+{
+    return (topn_t *)(features_of(e) + x->ceplen);
+}
+
+/* The frame's features, streams one after another, and their hash with the reading's (never 0). */
+static uint64_t frame_key(const hook_t *h, mfcc_t **featbuf, float *flat)
+{
+    for (int f = 0; f < h->n_feat; f++) memcpy(flat + h->featoff[f], featbuf[f], (size_t)h->featlen[f] * sizeof(float));
+    uint64_t k = 0x9E3779B97F4A7C15ULL ^ current_reading * 0xFF51AFD7ED558CCDULL;
+    const uint32_t *w = (const uint32_t *)flat;
+    for (int i = 0; i < h->ceplen; i++) k = (k ^ w[i]) * 0x100000001B3ULL;
+    return k ? k : 1;
+}
+
+/* The frame's entry: the one holding these features, else NULL with `*slot` the one to take. */
+static share_head_t *share_find(share_t *x, const hook_t *h, const float *flat, uint64_t key, share_head_t **slot)
+{
+    const size_t set = (size_t)(key % SHARE_SETS) * SHARE_WAYS;
+    share_head_t *oldest = NULL;
+    for (int w = 0; w < SHARE_WAYS; w++) {
+        share_head_t *e = entry_at(x, set + w);
+        if (e->key == key && e->reading == current_reading && memcmp(features_of(e), flat, (size_t)h->ceplen * sizeof(float)) == 0) {
+            e->age = ++x->clock;
+            return e;
+        }
+        if (!oldest || e->key == 0 || (oldest->key != 0 && e->age < oldest->age)) oldest = e;
+    }
+    *slot = oldest;
+    return NULL;
+}
+
 static int fast_frame_eval(struct mgau *ps, int16_t *senone_scores, uint8_t *senone_active,
                            int32_t n_senone_active, mfcc_t **featbuf, int32_t frame, int32_t compallsen)
 {
@@ -317,19 +467,46 @@ static int fast_frame_eval(struct mgau *ps, int16_t *senone_scores, uint8_t *sen
         int cb = s->sen2cb[sen];
         fe->mgau_active[cb / 32] |= 1u << (cb % 32);
     }
-    for (int cb = 0; cb < n_mgau; cb++)
-        if (is_active(fe->mgau_active, cb))
-            for (int f = 0; f < n_feat; f++) codebook_scores(h, cb, f, featbuf[f], scores_of(h, cb, f));
-
-    /* Last frame's codewords re-scored, for every codebook; then the rest of each active one. */
+    /* The lists an earlier pass kept for these features, if any. */
+    share_t *x = h->share && current_reading ? share_of(h) : NULL;
+    share_head_t *e = NULL, *slot = NULL;
+    if (x) {
+        float *flat = h->flat;
+        const uint64_t key = frame_key(h, featbuf, flat);
+        if (!(e = share_find(x, h, flat, key, &slot))) {
+            e = slot;
+            e->key = key;
+            e->reading = current_reading;
+            e->age = ++x->clock;
+            memset(e->kept, 0, sizeof e->kept);
+            memcpy(features_of(e), flat, (size_t)h->ceplen * sizeof(float));
+        }
+    }
+    const int per_cb = n_feat * N;
     for (int cb = 0; cb < n_mgau; cb++) {
         const int active = is_active(fe->mgau_active, cb);
+        if (active && e && is_active(e->kept, cb)) {
+            for (int f = 0; f < n_feat; f++) memcpy(fe->topn[cb][f], lists_of(x, e) + (size_t)cb * per_cb + (size_t)f * N, (size_t)N * sizeof(topn_t));
+            lists_shared++;
+            continue;
+        }
+        if (active)
+            for (int f = 0; f < n_feat; f++) codebook_scores(h, cb, f, featbuf[f], scores_of(h, cb, f));
+        /* Last frame's codewords re-scored; then, for an active codebook, the rest. */
+        int exact = active;
         for (int f = 0; f < n_feat; f++) {
             topn_t *topn = fe->topn[cb][f];
             const float *d = scores_of(h, cb, f);
             for (int i = 0; i < N; i++)
                 resort_topn_t(topn, i, (int32_t)(active ? d[topn[i].cw] : gauss_score(h, cb, f, topn[i].cw, featbuf[f])));
-            if (active) scan_topn_t(topn, N, d, d, 0, h->n_density);
+            if (active) {
+                scan_topn_t(topn, N, d, d, 0, h->n_density);
+                exact = exact && exact_list(topn, N, d, h->n_density);
+            }
+        }
+        if (exact && e) {
+            for (int f = 0; f < n_feat; f++) memcpy(lists_of(x, e) + (size_t)cb * per_cb + (size_t)f * N, fe->topn[cb][f], (size_t)N * sizeof(topn_t));
+            e->kept[cb / 32] |= 1u << (cb % 32);
         }
     }
     /* Normalise as the library does, each stream by the best of its active codebooks: negated, clamped. */
@@ -399,6 +576,7 @@ static void hook_free(hook_t *h)
     free(h->var_t);
     free(h->scores);
     free(h->before_last);
+    free(h->flat);
     free(h);
 }
 
@@ -445,7 +623,8 @@ static hook_t *hook_new(mgau_base_t *base, void *model, gauden_t *g, int max_top
     h->var_t = lines_of(per_cb * h->n_mgau * sizeof(float));
     h->scores = lines_of((size_t)h->n_mgau * h->n_feat * h->n_density * sizeof(float));
     h->before_last = lines_of((size_t)h->n_feat * h->n_density * sizeof(float));
-    if (!h->mean_t || !h->var_t || !h->scores || !h->before_last) {
+    h->flat = lines_of((size_t)h->ceplen * sizeof(float));
+    if (!h->mean_t || !h->var_t || !h->scores || !h->before_last || !h->flat) {
         hook_free(h);
         return NULL;
     }
@@ -460,14 +639,26 @@ static hook_t *hook_new(mgau_base_t *base, void *model, gauden_t *g, int max_top
                     vt[(size_t)j * h->n_density + k] = var[(size_t)k * L + j];
                 }
         }
+    /* The model's fingerprint: its shape and every parameter of its Gaussians. */
+    uint64_t fp = 0xCBF29CE484222325ULL ^ ((uint64_t)h->n_mgau << 40 ^ (uint64_t)h->n_density << 20 ^ (uint64_t)h->ceplen << 8 ^ (uint64_t)max_topn);
+    const size_t all = (size_t)h->n_mgau * h->ceplen * h->n_density;
+    const uint32_t *mw = (const uint32_t *)h->mean_t, *vw = (const uint32_t *)h->var_t;
+    for (size_t i = 0; i < all; i++) fp = ((fp ^ mw[i]) * 0x100000001B3ULL ^ vw[i]) * 0x100000001B3ULL;
+    for (int cb = 0; cb < h->n_mgau; cb++)
+        for (int f = 0; f < h->n_feat; f++) {
+            const uint32_t *dw = (const uint32_t *)g->det[cb][f];
+            for (int k = 0; k < h->n_density; k++) fp = (fp ^ dw[k]) * 0x100000001B3ULL;
+        }
+    h->fingerprint = fp;
     return h;
 }
 
 /*
- * Installs the evaluation in a decoder (ps_decoder_t *). Returns 1 when installed, 0 when the
+ * Installs the evaluation in a decoder (ps_decoder_t *), with top-N lists shared between passes
+ * over the same frames when `share` (PTM models). Returns 1 when installed, 0 when the
  * decoder's model is not one it handles (the decoder is left as it was).
  */
-int kps_install(void *decoder)
+int kps_install(void *decoder, int share)
 {
     decoder_head_t *ps = decoder;
     if (!ps || !ps->acmod || ps->acmod->config != ps->config || ps->acmod->lmath != ps->lmath) return 0;
@@ -479,6 +670,7 @@ int kps_install(void *decoder)
         if (s->ds_ratio != 1 || s->n_fast_hist < 2 || !s->hist) return 0;
         if (!(h = hook_new(base, s, s->g, s->max_topn))) return 0;
         h->vt.frame_eval = fast_frame_eval;
+        h->share = share != 0;
     } else if (strcmp(base->vt->name, "s2_semi") == 0) {
         semi_mgau_t *s = (semi_mgau_t *)base;
         if (!s->g || s->g->n_mgau != 1 || s->ds_ratio < 1 || s->n_topn_hist < 2 || !s->topn_hist || !s->topn_hist_n || !s->topn_beam) return 0;

@@ -26,6 +26,14 @@ export interface LlmConfig {
   timeoutMs: number;
 }
 
+/**
+ * How frames are scored against the acoustic models: `off` by PocketSphinx alone; `on` by the
+ * native codebook evaluation, with each frame's top-N lists shared between the passes over it;
+ * `unshared` natively, each pass finding its own lists. The scores are the same every way.
+ */
+export const FAST_SCORING = ['on', 'off', 'unshared'] as const;
+export type FastScoring = (typeof FAST_SCORING)[number];
+
 export interface Config {
   port: number;
   host: string;
@@ -42,10 +50,10 @@ export interface Config {
   earlyScoring: boolean;
   /**
    * English and Mandarin frames scored by the native codebook evaluation (KOUYU_FAST_SCORING,
-   * on by default; docs/acoustic.md, "Fast frame scoring"). Answers are the same either way;
+   * on by default; docs/acoustic.md, "Fast frame scoring"). Answers are the same every way;
    * off only spends more CPU.
    */
-  fastScoring: boolean;
+  fastScoring: FastScoring;
   /**
    * Features normalised for each reader's voice from the reading's pitch (KOUYU_VTLN, on by
    * default; docs/acoustic.md, "Speaker normalisation"). Off decodes every voice as it is.
@@ -86,6 +94,13 @@ function int(env: Env, name: string, fallback: number, min = 0): number {
   return value;
 }
 
+function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
+  const raw = str(env, name);
+  if (raw === null) return fallback;
+  if ((values as readonly string[]).includes(raw)) return raw as T;
+  throw new Error(`${name} must be one of ${values.join(', ')}, got "${raw}"`);
+}
+
 function onOff(env: Env, name: string, fallback: boolean): boolean {
   const raw = str(env, name);
   if (raw === null) return fallback;
@@ -108,7 +123,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     host: str(env, 'HOST') ?? '0.0.0.0',
     publicBaseUrl: baseUrl(env, 'KOUYU_PUBLIC_BASE_URL'),
     earlyScoring: onOff(env, 'KOUYU_EARLY_SCORING', true),
-    fastScoring: onOff(env, 'KOUYU_FAST_SCORING', true),
+    fastScoring: oneOf(env, 'KOUYU_FAST_SCORING', FAST_SCORING, 'on'),
     speakerNormalisation: onOff(env, 'KOUYU_VTLN', true),
     dataDir,
     modelsDir,

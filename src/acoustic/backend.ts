@@ -19,7 +19,7 @@ import type {
   AcousticBackend,
   AcousticLang,
   AlignOptions,
-  VoiceOptions,
+  PassOptions,
   WindowOptions,
   AlignResult,
   AlignUnit,
@@ -106,17 +106,19 @@ abstract class BaseBackend implements AcousticBackend {
     private readonly speakerNormalisation: boolean,
   ) {}
 
-  private voice(opts: VoiceOptions): VoiceOptions {
-    return this.speakerNormalisation && opts.speakerF0 !== undefined ? { speakerF0: opts.speakerF0 } : {};
+  /** The options of a pass that reach the decoder: the reading, and the voice unless normalisation is off. */
+  private pass(opts: PassOptions): PassOptions {
+    const out: PassOptions = opts.reading === undefined ? {} : { reading: opts.reading };
+    return this.speakerNormalisation && opts.speakerF0 !== undefined ? { ...out, speakerF0: opts.speakerF0 } : out;
   }
 
   protected abstract run(task: AcousticTask, transfer: boolean): Promise<AcousticTaskResult>;
 
   /** A window is cut here (only its samples travel) and the answer shifted back onto the whole audio. */
   async align(lang: AcousticLang, pcm: Int16Array, grammar: GrammarSpec, opts: AlignOptions = {}): Promise<AlignResult> {
-    const { window, speakerF0, ...rest } = opts;
+    const { window, speakerF0, reading, ...rest } = opts;
     const cut = cutWindow(pcm, window);
-    const out = await this.run({ op: 'align', lang, pcm: ownBuffer(cut.pcm), grammar, opts: { ...rest, ...this.voice({ speakerF0 }) } }, true);
+    const out = await this.run({ op: 'align', lang, pcm: ownBuffer(cut.pcm), grammar, opts: { ...rest, ...this.pass({ speakerF0, reading }) } }, true);
     if (out.op !== 'align') throw new Error(`acoustic worker answered ${out.op} to align`);
     return shiftAlignment(out.result, cut.startFrame);
   }
@@ -125,14 +127,14 @@ abstract class BaseBackend implements AcousticBackend {
   async alignPhones(lang: AcousticLang, pcm: Int16Array, grammar: GrammarSpec, units: UnitSegment[], opts: WindowOptions = {}): Promise<AlignResult> {
     const cut = cutWindow(pcm, opts.window);
     const local = shiftUnits(units, -cut.startFrame);
-    const out = await this.run({ op: 'alignPhones', lang, pcm: ownBuffer(cut.pcm), grammar, units: local, voice: this.voice(opts) }, true);
+    const out = await this.run({ op: 'alignPhones', lang, pcm: ownBuffer(cut.pcm), grammar, units: local, pass: this.pass(opts) }, true);
     if (out.op !== 'alignPhones') throw new Error(`acoustic worker answered ${out.op} to alignPhones`);
     return shiftAlignment(out.result, cut.startFrame);
   }
 
   async phoneLoop(lang: AcousticLang, pcm: Int16Array, opts: WindowOptions = {}): Promise<PhoneSegment[]> {
     const cut = cutWindow(pcm, opts.window);
-    const out = await this.run({ op: 'phoneLoop', lang, pcm: ownBuffer(cut.pcm), voice: this.voice(opts) }, true);
+    const out = await this.run({ op: 'phoneLoop', lang, pcm: ownBuffer(cut.pcm), pass: this.pass(opts) }, true);
     if (out.op !== 'phoneLoop') throw new Error(`acoustic worker answered ${out.op} to phoneLoop`);
     return shiftPhones(out.result, cut.startFrame);
   }
@@ -240,7 +242,7 @@ export async function createAcousticBackend(config: Config, options: BackendOpti
  */
 export function createInThreadBackend(config: Pick<Config, 'modelsDir' | 'dataDir'> & Partial<Pick<Config, 'fastScoring' | 'speakerNormalisation'>>, options: BackendOptions = {}): AcousticBackend {
   const langs = options.langs ?? LANGS;
-  const engine = SphinxEngine.create(config.modelsDir, langs, options.decoderArgs, config.fastScoring ?? true);
+  const engine = SphinxEngine.create(config.modelsDir, langs, options.decoderArgs, config.fastScoring ?? 'on');
   const setup = () => new Recognizer(recognizerSetup(config.modelsDir, cacheDirOf(config.dataDir)));
   return new InThreadBackend(loadLexicons(config.modelsDir, langs), taskContext(engine, setup, 0), config.speakerNormalisation ?? true);
 }

@@ -10,6 +10,7 @@
  * worker, so the event loop only passes messages.
  */
 import { Worker } from 'node:worker_threads';
+import type { FastScoring } from '../config.js';
 import type { AcousticLang, AlignUnit, ProgressSession, ProgressUpdate } from './types.js';
 import type { ProgressReply, ProgressRequest, ProgressWorkerData } from './progress-protocol.js';
 
@@ -24,8 +25,8 @@ export interface ProgressHostOptions {
    * 0.1 s of CPU each, so size this to the expected concurrent sessions per thread.
    */
   decodersPerLang?: number;
-  /** Score frames with the native evaluation where the model allows (default true; the same results). */
-  fastScoring?: boolean;
+  /** How frames are scored (config.ts `FastScoring`; default `on`; the same results every way). */
+  fastScoring?: FastScoring;
 }
 
 /** A request before the thread numbers it (Omit distributed over the union). */
@@ -146,7 +147,7 @@ export class ProgressHost {
 
   /** Starts the threads and waits until each has loaded a decoder per language. */
   static async start(opts: ProgressHostOptions): Promise<ProgressHost> {
-    const workerData: ProgressWorkerData = { modelsDir: opts.modelsDir, langs: opts.langs ?? ['zh', 'en'], decodersPerLang: opts.decodersPerLang ?? 2, fastScoring: opts.fastScoring ?? true };
+    const workerData: ProgressWorkerData = { modelsDir: opts.modelsDir, langs: opts.langs ?? ['zh', 'en'], decodersPerLang: opts.decodersPerLang ?? 2, fastScoring: opts.fastScoring ?? 'on' };
     const threads = Array.from({ length: Math.max(1, opts.threads ?? 1) }, () => new ProgressThread(startWorker(workerData)));
     try {
       await Promise.all(threads.map((t) => t.ready()));

@@ -3,6 +3,7 @@
  * transferred ArrayBuffer of 16 kHz mono signed 16-bit samples. `rid` pairs a reply with its
  * request; `id` names the session. The worker's first message (rid 0) says it is ready.
  */
+import type { FastScoring } from '../config.js';
 import type { AcousticLang, AlignUnit, ProgressUpdate } from './types.js';
 
 export interface ProgressWorkerData {
@@ -10,8 +11,8 @@ export interface ProgressWorkerData {
   langs: AcousticLang[];
   /** Decoders loaded per language when the thread starts. */
   decodersPerLang: number;
-  /** Score frames with the native evaluation where the model allows (decoder.ts, `fastScoring`). */
-  fastScoring: boolean;
+  /** How frames are scored (config.ts `FastScoring`). */
+  fastScoring: FastScoring;
 }
 
 export type ProgressRequest =

@@ -3,15 +3,15 @@
  * both the workers and the in-thread backend run. Audio travels as a transferred ArrayBuffer
  * of 16 kHz mono signed 16-bit samples: only a call's window of it (cut by the backend).
  */
-import { SAMPLES_PER_FRAME, type AcousticLang, type AlignOptions, type VoiceOptions, type AlignResult, type FrameWindow, type GrammarSpec, type PhoneSegment, type RecognizeResult, type UnitSegment } from './types.js';
+import { SAMPLES_PER_FRAME, type AcousticLang, type AlignOptions, type PassOptions, type AlignResult, type FrameWindow, type GrammarSpec, type PhoneSegment, type RecognizeResult, type UnitSegment } from './types.js';
 import type { SphinxEngine } from './sphinx/engine.js';
 import type { Recognizer } from './recognize.js';
 
 export type AcousticTask =
   | { op: 'ready' }
   | { op: 'align'; lang: AcousticLang; pcm: ArrayBuffer; grammar: GrammarSpec; opts: Omit<AlignOptions, 'window'> }
-  | { op: 'alignPhones'; lang: AcousticLang; pcm: ArrayBuffer; grammar: GrammarSpec; units: UnitSegment[]; voice: VoiceOptions }
-  | { op: 'phoneLoop'; lang: AcousticLang; pcm: ArrayBuffer; voice: VoiceOptions }
+  | { op: 'alignPhones'; lang: AcousticLang; pcm: ArrayBuffer; grammar: GrammarSpec; units: UnitSegment[]; pass: PassOptions }
+  | { op: 'phoneLoop'; lang: AcousticLang; pcm: ArrayBuffer; pass: PassOptions }
   | { op: 'recognize'; lang: AcousticLang; pcm: ArrayBuffer };
 
 export type AcousticTaskResult =
@@ -38,9 +38,9 @@ export function runTask(ctx: TaskContext, task: AcousticTask): AcousticTaskResul
     case 'align':
       return { op: 'align', result: engine.align(task.lang, new Int16Array(task.pcm), task.grammar, task.opts) };
     case 'alignPhones':
-      return { op: 'alignPhones', result: engine.alignPhones(task.lang, new Int16Array(task.pcm), task.grammar, task.units, task.voice) };
+      return { op: 'alignPhones', result: engine.alignPhones(task.lang, new Int16Array(task.pcm), task.grammar, task.units, task.pass) };
     case 'phoneLoop':
-      return { op: 'phoneLoop', result: engine.phoneLoop(task.lang, new Int16Array(task.pcm), task.voice) };
+      return { op: 'phoneLoop', result: engine.phoneLoop(task.lang, new Int16Array(task.pcm), task.pass) };
     case 'recognize': {
       const lexicon = task.lang === 'zh' ? engine.lexicon('zh') : null;
       const result = ctx.recognizer().recognize(task.lang, engine.decoder(task.lang), new Int16Array(task.pcm), lexicon);

@@ -106,8 +106,18 @@ export interface VoiceOptions {
   speakerF0?: number;
 }
 
+/** What every pass over one reading states alike (`forReading`). */
+export interface PassOptions extends VoiceOptions {
+  /**
+   * The reading the pass is one of (a number of its own per reading). Passes of one reading
+   * over the same frames may share work that gives the same answer (sphinx: the frames' top-N
+   * Gaussians); passes that state none, or different ones, share nothing.
+   */
+  reading?: number;
+}
+
 /** Options of the calls that take a window of the audio. */
-export interface WindowOptions extends VoiceOptions {
+export interface WindowOptions extends PassOptions {
   window?: FrameWindow;
 }
 
@@ -183,11 +193,21 @@ export interface ProgressUpdate {
  * engine states it once and passes the result wherever it passed the backend.
  */
 export function withVoice(backend: AcousticBackend, voice: VoiceOptions): AcousticBackend {
-  if (voice.speakerF0 === undefined) return backend;
+  return voice.speakerF0 === undefined ? backend : withPassOptions(backend, voice);
+}
+
+let lastReading = Math.floor(Math.random() * 2 ** 40);
+
+/** The backend with a reading of its own (`PassOptions.reading`) stated on every call that decodes. */
+export function forReading(backend: AcousticBackend): AcousticBackend {
+  return withPassOptions(backend, { reading: ++lastReading });
+}
+
+function withPassOptions(backend: AcousticBackend, common: PassOptions): AcousticBackend {
   return {
-    align: (lang, pcm, grammar, opts = {}) => backend.align(lang, pcm, grammar, { ...voice, ...opts }),
-    alignPhones: (lang, pcm, grammar, units, opts = {}) => backend.alignPhones(lang, pcm, grammar, units, { ...voice, ...opts }),
-    phoneLoop: (lang, pcm, opts = {}) => backend.phoneLoop(lang, pcm, { ...voice, ...opts }),
+    align: (lang, pcm, grammar, opts = {}) => backend.align(lang, pcm, grammar, { ...common, ...opts }),
+    alignPhones: (lang, pcm, grammar, units, opts = {}) => backend.alignPhones(lang, pcm, grammar, units, { ...common, ...opts }),
+    phoneLoop: (lang, pcm, opts = {}) => backend.phoneLoop(lang, pcm, { ...common, ...opts }),
     recognize: (lang, pcm) => backend.recognize(lang, pcm),
     openProgress: (lang, reference) => backend.openProgress(lang, reference),
     lexicon: (lang) => backend.lexicon(lang),

@@ -7,6 +7,7 @@
  */
 import { threadId } from 'node:worker_threads';
 import { workerData } from 'piscina';
+import type { FastScoring } from '../config.js';
 import { SphinxEngine, type DecoderArgs } from './sphinx/engine.js';
 import { runTask, taskContext, type AcousticTask, type AcousticTaskResult } from './protocol.js';
 import { Recognizer, type RecognizerSetup } from './recognize.js';
@@ -19,7 +20,7 @@ export interface AcousticWorkerData {
   langs: AcousticLang[];
   decoderArgs: DecoderArgs;
   /** Config.fastScoring. */
-  fastScoring: boolean;
+  fastScoring: FastScoring;
 }
 
 const data = workerData as AcousticWorkerData;

@@ -5,6 +5,7 @@ import { createAcousticBackend } from '../../src/acoustic/backend.js';
 import { ProgressHost } from '../../src/acoustic/progress-host.js';
 import { referenceFromText } from '../../src/acoustic/progress-reference.js';
 import { SphinxEngine } from '../../src/acoustic/sphinx/engine.js';
+import { listsShared } from '../../src/acoustic/sphinx/ffi.js';
 import { loadDictionary } from '../../src/acoustic/lexicon.js';
 import type { AcousticBackend, ProgressUpdate } from '../../src/acoustic/types.js';
 import { decodeAudio, type DecodedAudio } from '../../src/audio/decode.js';
@@ -14,27 +15,32 @@ import { loadEnglishLexicon } from '../../src/en/lexicon/index.js';
 import { createEnglishEngine } from '../../src/en/engine/index.js';
 import { loadEnglishScoringModel } from '../../src/en/scoring-model/model.js';
 import { resolveModels } from '../../src/models.js';
+import { loadConfig } from '../../src/config.js';
 import { testConfig } from '../helpers/app.js';
 import { createMandarinEngine } from '../../src/zh/engine/engine.js';
 import { aishellFile, aishellTranscripts, librivox, ljspeech, readPcm, referenceGrammar } from './speech.js';
 
 // Fast frame scoring (native/fast-scoring.c) must not change a single score: every pass gets the
 // library's own senone scores, in this thread and on the pool's, for the English (phonetically
-// tied) and the Mandarin (semi-continuous) model.
+// tied) and the Mandarin (semi-continuous) model, whether or not the passes of a reading share
+// their frames' top-N lists.
 
 const config = testConfig();
 const models = resolveModels(config.modelsDir);
 const lexicon = loadDictionary(models.en.dict, 'en');
 const zhLexicon = loadDictionary(models.zh.dict, 'zh');
 let fast: SphinxEngine;
+let unshared: SphinxEngine;
 let own: SphinxEngine;
 
 before(() => {
   fast = SphinxEngine.create(config.modelsDir, ['en', 'zh']);
-  own = SphinxEngine.create(config.modelsDir, ['en', 'zh'], {}, false);
+  unshared = SphinxEngine.create(config.modelsDir, ['en'], {}, 'unshared');
+  own = SphinxEngine.create(config.modelsDir, ['en', 'zh'], {}, 'off');
 });
 after(() => {
   fast.close();
+  unshared.close();
   own.close();
 });
 
@@ -43,25 +49,53 @@ test('the English and Mandarin decoders score frames natively (the native piece 
     assert.equal(fast.decoder(lang).fastScoring, true, lang);
     assert.equal(own.decoder(lang).fastScoring, false, lang);
   }
+  assert.equal(unshared.decoder('en').fastScoring, true);
 });
 
-test('English phone loops and alignments with phones and GOP are exactly those of the library scoring alone', async () => {
+test('English phone loops and alignments with phones and GOP are exactly those of the library scoring alone, with and without shared lists', async () => {
   const readings = [librivox(1), ljspeech(1), librivox(2)];
   const pcms = await Promise.all(readings.map((r) => readPcm(r.file)));
-  // Each recording twice and the others between: a pass's top-N history carries over from the last.
+  // Each recording twice and the others between: a pass's top-N history carries over from the
+  // last, and each recording's passes are one reading, so the second round takes the first's lists.
+  const shared = listsShared();
   for (const round of [0, 1]) {
     for (let i = 0; i < readings.length; i++) {
       const grammar = referenceGrammar(lexicon, readings[i].words);
       const label = `${readings[i].file} (round ${round})`;
-      assert.deepEqual(fast.phoneLoop('en', pcms[i]), own.phoneLoop('en', pcms[i]), label);
-      const aligned = fast.align('en', pcms[i], grammar, { phones: true, gop: true });
+      const reading = 1000 + i;
+      const expected = own.phoneLoop('en', pcms[i]);
+      assert.deepEqual(fast.phoneLoop('en', pcms[i], { reading }), expected, label);
+      assert.deepEqual(unshared.phoneLoop('en', pcms[i], { reading }), expected, label);
+      const aligned = own.align('en', pcms[i], grammar, { phones: true, gop: true });
       assert.ok(aligned.ok, label);
-      assert.deepEqual(aligned, own.align('en', pcms[i], grammar, { phones: true, gop: true }), label);
+      assert.deepEqual(fast.align('en', pcms[i], grammar, { phones: true, gop: true, reading }), aligned, label);
+      assert.deepEqual(unshared.align('en', pcms[i], grammar, { phones: true, gop: true, reading }), aligned, label);
     }
   }
+  // Most frames of a repeated pass come from the shares (42 codebooks a frame at most).
+  const frames = pcms.reduce((n, p) => n + Math.floor(p.length / 160), 0);
+  assert.ok(listsShared() - shared > 10 * frames, `${listsShared() - shared} lists shared over ${frames} frames`);
   // A window of a recording: other features (its own mean normalisation).
   const window = { startFrame: 50, endFrame: 200 };
-  assert.deepEqual(fast.phoneLoop('en', pcms[2], { window }), own.phoneLoop('en', pcms[2], { window }));
+  assert.deepEqual(fast.phoneLoop('en', pcms[2], { window, reading: 1002 }), own.phoneLoop('en', pcms[2], { window }));
+});
+
+test('KOUYU_FAST_SCORING: on (the default), off or unshared', () => {
+  assert.equal(loadConfig({}, '/').fastScoring, 'on');
+  for (const value of ['on', 'off', 'unshared'] as const) assert.equal(loadConfig({ KOUYU_FAST_SCORING: value }, '/').fastScoring, value);
+  assert.throws(() => loadConfig({ KOUYU_FAST_SCORING: 'shared' }, '/'), /KOUYU_FAST_SCORING must be one of on, off, unshared/);
+});
+
+test('passes that name no reading, or another one, share no lists', async () => {
+  const pcm = await readPcm(librivox(3).file);
+  const before = listsShared();
+  fast.phoneLoop('en', pcm);
+  fast.phoneLoop('en', pcm);
+  fast.phoneLoop('en', pcm, { reading: 2001 });
+  fast.phoneLoop('en', pcm, { reading: 2002 });
+  assert.equal(listsShared(), before);
+  fast.phoneLoop('en', pcm, { reading: 2002 });
+  assert.ok(listsShared() > before);
 });
 
 test('Mandarin alignments with phones and GOP, window decodes with a free syllable, and phone loops are exactly those of the library scoring alone', async () => {
@@ -96,7 +130,7 @@ async function assessOnBothPools(
 ): Promise<Assessment[][]> {
   const pools: AcousticBackend[] = [];
   try {
-    for (const fastScoring of [false, true]) pools.push(await createAcousticBackend({ ...config, workers: 2, fastScoring }, { langs: [lang], progressThreads: 0 }));
+    for (const fastScoring of ['off', 'on'] as const) pools.push(await createAcousticBackend({ ...config, workers: 2, fastScoring }, { langs: [lang], progressThreads: 0 }));
     const engines = await Promise.all(pools.map(engineOf));
     return await Promise.all(engines.map((engine) => Promise.all(cases.map((c) => engine.assess(c.config, c.audio)))));
   } finally {
@@ -137,7 +171,7 @@ test('Mandarin assessments on a pool of two workers scoring natively equal those
 });
 
 test('real-time progress sessions scoring natively report exactly what sessions scoring with the library report', async () => {
-  const hosts = await Promise.all([true, false].map((fastScoring) => ProgressHost.start({ modelsDir: config.modelsDir, langs: ['en', 'zh'], decodersPerLang: 1, fastScoring })));
+  const hosts = await Promise.all((['on', 'off'] as const).map((fastScoring) => ProgressHost.start({ modelsDir: config.modelsDir, langs: ['en', 'zh'], decodersPerLang: 1, fastScoring })));
   try {
     // Two readings one after the other in each language: the second session reuses the first's decoder.
     const mandarin = [12, 90].map((i) => aishellTranscripts()[i]);

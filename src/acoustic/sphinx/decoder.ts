@@ -6,7 +6,8 @@
  * One instance belongs to one thread and serves one utterance at a time.
  */
 import koffi from 'koffi';
-import { fastScoring, sphinx, type Ptr, type SphinxLib } from './ffi.js';
+import type { FastScoring } from '../../config.js';
+import { fastScoring, readingScope, sphinx, type Ptr, type SphinxLib } from './ffi.js';
 
 /** Largest piece of live audio handed to the decoder in one call: 100 ms at 16 kHz. */
 const LIVE_SLICE_SAMPLES = 1600;
@@ -21,8 +22,8 @@ export interface DecoderOptions {
   dict?: string;
   /** Extra command-line style options, e.g. ['-beam', '1e-80']. */
   args?: string[];
-  /** Score frames with the native codebook evaluation where the model allows (ffi.ts, `fastScoring`). */
-  fastScoring?: boolean;
+  /** How frames are scored (config.ts `FastScoring`; ffi.ts `fastScoring`); default `off`. */
+  fastScoring?: FastScoring;
 }
 
 export interface Beams {
@@ -73,7 +74,7 @@ export class SphinxDecoder {
   /** True when this decoder scores frames with the native evaluation (`DecoderOptions.fastScoring` took effect). */
   readonly fastScoring: boolean;
 
-  private constructor(lib: SphinxLib, ps: Ptr, fastScoring: boolean) {
+  private constructor(lib: SphinxLib, ps: Ptr, fastScoring: boolean, private readonly sharesLists = false) {
     this.lib = lib;
     this.ps = ps;
     this.fastScoring = fastScoring;
@@ -91,8 +92,9 @@ export class SphinxDecoder {
     // ps_init retains the config; drop our reference either way.
     lib.cmd_ln_free_r(config);
     if (!ps) throw new Error(`pocketsphinx could not load the model at ${opts.hmm}`);
-    const fast = opts.fastScoring === true && (fastScoring()?.(ps) ?? false);
-    return new SphinxDecoder(lib, ps, fast);
+    const mode = opts.fastScoring ?? 'off';
+    const fast = mode !== 'off' && (fastScoring()?.(ps, mode === 'on') ?? false);
+    return new SphinxDecoder(lib, ps, fast, fast && mode === 'on');
   }
 
   private get handle(): Ptr {
@@ -169,11 +171,21 @@ export class SphinxDecoder {
    * higher formants down to where the model expects them), on a front end of its own that is
    * otherwise the decoder's.
    */
-  decode(pcm: Int16Array, warp = 1): void {
-    this.startUtt();
-    if (warp === 1) this.processRaw(pcm, true);
-    else this.processWarped(pcm, warp);
-    this.endUtt();
+  /**
+   * Decodes a whole utterance. `reading` (PassOptions.reading): with shared fast scoring, the
+   * passes of one reading on this thread reuse each other's top-N lists of identical frames.
+   */
+  decode(pcm: Int16Array, warp = 1, reading?: number): void {
+    const share = this.sharesLists && reading !== undefined;
+    if (share) readingScope()!(reading);
+    try {
+      this.startUtt();
+      if (warp === 1) this.processRaw(pcm, true);
+      else this.processWarped(pcm, warp);
+      this.endUtt();
+    } finally {
+      if (share) readingScope()!(0);
+    }
   }
 
   /** The whole utterance through a warped front end, as the library feeds its own (acmod_process_full_raw). */

@@ -4,6 +4,7 @@
  * Synchronous and CPU-heavy: the service runs it inside pool workers (../pool.ts); tools and
  * benchmarks may use it directly.
  */
+import type { FastScoring } from '../../config.js';
 import { resolveModels, type ModelPaths } from '../../models.js';
 import { loadDictionary, type LoadedLexicon } from '../lexicon.js';
 import { withGop } from '../gop.js';
@@ -137,10 +138,10 @@ export class SphinxEngine {
 
   /**
    * Loads a decoder per language (150-230 ms each), and a loop decoder where loop options are
-   * given. They score frames with the native evaluation (decoder.ts, `fastScoring`) unless
-   * `fastScoring` is false; the answers are the same either way.
+   * given. They score frames as `fastScoring` says (config.ts `FastScoring`); the answers are
+   * the same every way.
    */
-  static create(modelsDir: string, langs: readonly AcousticLang[] = ['zh', 'en'], decoderArgs: DecoderArgs = {}, fastScoring = true): SphinxEngine {
+  static create(modelsDir: string, langs: readonly AcousticLang[] = ['zh', 'en'], decoderArgs: DecoderArgs = {}, fastScoring: FastScoring = 'on'): SphinxEngine {
     const paths = resolveModels(modelsDir);
     const engine = new SphinxEngine();
     for (const lang of langs) engine.langs.set(lang, loadLang(paths, lang, decoderArgs[lang] ?? [], decoderArgs.loop?.[lang] ?? [], fastScoring));
@@ -164,7 +165,7 @@ export class SphinxEngine {
   align(lang: AcousticLang, pcm: Int16Array, grammar: GrammarSpec, opts: AlignOptions = {}): AlignResult {
     const le = this.lang(lang);
     const { audio, offset } = cut(pcm, opts.window);
-    const input = { audio, warp: warpFor(lang, opts.speakerF0) };
+    const input = { audio, warp: warpFor(lang, opts.speakerF0), reading: opts.reading };
     const frames = Math.floor(audio.length / SAMPLES_PER_FRAME);
     if (frames < MIN_ALIGN_FRAMES) {
       return { ok: false, reason: 'too-short', message: `audio of ${frames * 10} ms is too short to align` };
@@ -203,7 +204,7 @@ export class SphinxEngine {
   alignPhones(lang: AcousticLang, pcm: Int16Array, grammar: GrammarSpec, units: readonly UnitSegment[], opts: WindowOptions = {}): AlignResult {
     const le = this.lang(lang);
     const { audio, offset } = cut(pcm, opts.window);
-    const input = { audio, warp: warpFor(lang, opts.speakerF0) };
+    const input = { audio, warp: warpFor(lang, opts.speakerF0), reading: opts.reading };
     const refined = phonePass(le, input, offset, grammar, units);
     if (!refined) return this.failure(le, input, 'phone-level alignment');
     return { ok: true, frames: Math.floor(audio.length / SAMPLES_PER_FRAME), units: refined };
@@ -214,7 +215,7 @@ export class SphinxEngine {
     // Windows shorter than the alignments' minimum are not decoded either: a few frames hold no
     // phone worth scoring, and whole-utterance feature normalisation over them is degenerate.
     if (audio.length < MIN_ALIGN_FRAMES * SAMPLES_PER_FRAME) return [];
-    return this.loopSegments(this.lang(lang), { audio, warp: warpFor(lang, opts.speakerF0) }, offset);
+    return this.loopSegments(this.lang(lang), { audio, warp: warpFor(lang, opts.speakerF0), reading: opts.reading }, offset);
   }
 
   close(): void {
@@ -241,7 +242,7 @@ export class SphinxEngine {
 
   private loopSegments(le: LangEngine, input: DecoderInput, offset: number): PhoneSegment[] {
     le.loopDecoder.useSearch(LOOP_SEARCH);
-    le.loopDecoder.decode(input.audio, input.warp);
+    le.loopDecoder.decode(input.audio, input.warp, input.reading);
     return le.loopDecoder.segments().map((s) => ({
       phone: s.word,
       startFrame: s.startFrame + offset,
@@ -257,7 +258,7 @@ export class SphinxEngine {
   }
 }
 
-function loadLang(paths: ModelPaths, lang: AcousticLang, args: readonly string[], loopArgs: readonly string[], fastScoring: boolean): LangEngine {
+function loadLang(paths: ModelPaths, lang: AcousticLang, args: readonly string[], loopArgs: readonly string[], fastScoring: FastScoring): LangEngine {
   const model = lang === 'zh' ? paths.zh : paths.en;
   const decoder = SphinxDecoder.create({ hmm: model.acoustic, dict: model.dict, args: [...args], fastScoring });
   const lexicon = loadDictionary(model.dict, lang);
@@ -298,6 +299,8 @@ function phonePass(le: LangEngine, input: DecoderInput, offset: number, grammar:
 interface DecoderInput {
   audio: Int16Array;
   warp: number;
+  /** PassOptions.reading. */
+  reading?: number;
 }
 
 type PassResult<T> = { ok: true; segments: DecodedSegment[]; parsed: T } | { ok: false; segments: DecodedSegment[] };
@@ -321,7 +324,7 @@ function decodeGrammar<T>(
     decoder.setFloatOption('-wip', penalties.wip);
     decoder.setFloatOption('-lw', penalties.lw);
     decoder.setJsgf(ALIGN_SEARCH, compiled.jsgf);
-    decoder.decode(input.audio, input.warp);
+    decoder.decode(input.audio, input.warp, input.reading);
     segments = decoder.segments();
     const parsed = parse(segments.filter((s) => isPronWord(s.word)).map((s) => s.word));
     if (parsed !== null) return { ok: true, segments, parsed };

@@ -147,24 +147,44 @@ export function sphinx(): SphinxLib {
 /**
  * Installs the exact, vectorised codebook evaluation (native/fast-scoring.c) in a decoder of a
  * phonetically-tied or semi-continuous model: the same scores as the library's own, bit for
- * bit, for less CPU.
+ * bit, for less CPU. With `shared`, a phonetically-tied model's top-N lists are shared between
+ * the passes over the same frames on the calling thread.
  * Null when the native piece is not built (`npm run build` compiles it where a C compiler
  * exists).
  */
-export type FastScoringInstaller = (ps: Ptr) => boolean;
+export type FastScoringInstaller = (ps: Ptr, shared: boolean) => boolean;
 
-let installer: FastScoringInstaller | null | undefined;
+/** Sets the calling thread's reading (0: none) for the shared lists of the passes that follow. */
+export type ReadingScope = (reading: number) => void;
 
-export function fastScoring(): FastScoringInstaller | null {
-  if (installer !== undefined) return installer;
-  installer = null;
+let native: { install: FastScoringInstaller; scope: ReadingScope; shared: () => number } | null | undefined;
+
+function nativeScoring(): typeof native {
+  if (native !== undefined) return native;
+  native = null;
   const file = nativeLibrary('libkouyu-scoring.so');
   if (file) {
     sphinx();
-    const install = koffi.load(file).func('int kps_install(void *ps)');
-    installer = (ps) => install(ps) === 1;
+    const lib = koffi.load(file);
+    const install = lib.func('int kps_install(void *ps, int share)');
+    const scope = lib.func('void kps_reading(double reading)');
+    const shared = lib.func('double kps_lists_shared(void)');
+    native = { install: (ps, share) => install(ps, share ? 1 : 0) === 1, scope: (reading) => scope(reading), shared: () => shared() };
   }
-  return installer;
+  return native;
+}
+
+export function fastScoring(): FastScoringInstaller | null {
+  return nativeScoring()?.install ?? null;
+}
+
+export function readingScope(): ReadingScope | null {
+  return nativeScoring()?.scope ?? null;
+}
+
+/** How many codebook top-N lists the calling thread's passes took from earlier passes (0 without the native piece). */
+export function listsShared(): number {
+  return nativeScoring()?.shared() ?? 0;
 }
 
 /**

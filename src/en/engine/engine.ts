@@ -6,7 +6,7 @@
  * (read-aloud kinds only) → fitted scores → typed assessment. Audio that does not match the text gives
  * low scores and warnings, never an exception; text errors throw invalid() (40001).
  */
-import type { AcousticBackend, AlignResult, PhoneSegment } from '../../acoustic/types.js';
+import { forReading, type AcousticBackend, type AlignResult, type PhoneSegment } from '../../acoustic/types.js';
 import type { DecodedAudio } from '../../audio/decode.js';
 import { analyzeQuality, QUALITY_WARNINGS } from '../../audio/quality.js';
 import type { EvaluationConfig } from '../../evaluation/config.js';
@@ -65,7 +65,8 @@ export function createEnglishEngine(deps: EnglishEngineDeps): EnglishEngine {
   const model = deps.model ?? loadEnglishScoringModel();
   const getLexicon = () => (lexicon ??= loadEnglishLexicon());
 
-  async function analyse(config: EvaluationConfig, audio: DecodedAudio, opts: ReadingOptions = {}, early = false): Promise<AnalysedReading> {
+  /** `backend`: the one every pass over this reading goes to (a reading of its own: PassOptions.reading). */
+  async function analyse(config: EvaluationConfig, audio: DecodedAudio, opts: ReadingOptions = {}, early = false, backend = forReading(deps.backend)): Promise<AnalysedReading> {
     if (config.language !== 'en-US' && config.language !== 'en-GB') throw invalid(`the English engine does not score ${config.language}`);
     const kind = config.coreType;
     if (kind !== 'word' && kind !== 'sentence' && kind !== 'passage' && kind !== 'alpha' && kind !== 'connected') {
@@ -77,21 +78,21 @@ export function createEnglishEngine(deps: EnglishEngineDeps): EnglishEngine {
     let repeats: RepeatCall | null = null;
     const startRepeats = (words: AlignResult & { ok: true }) => {
       const first = readEvidence(plan, words);
-      if (first.words.every((w) => w.status === 'read')) repeats = startRepeatDecode(deps.backend, audio.pcm, plan, first);
+      if (first.words.every((w) => w.status === 'read')) repeats = startRepeatDecode(backend, audio.pcm, plan, first);
     };
-    const aligning = alignReading(deps.backend, audio.pcm, plan.grammar, early ? startRepeats : undefined);
+    const aligning = alignReading(backend, audio.pcm, plan.grammar, early ? startRepeats : undefined);
     // The signal is measured in this thread while the backend's workers align.
     const signal = measureSignal(audio.pcm);
     const { result, loop } = await aligning;
     let evidence = readEvidence(plan, result);
     if (evidence.ok && evidence.words.some((w) => w.status === 'omitted')) {
       const required = grammarOf(plan.entries, false);
-      const first = await alignSkipped(deps.backend, audio.pcm, required, readSpans(evidence));
+      const first = await alignSkipped(backend, audio.pcm, required, readSpans(evidence));
       evidence = rescueSkipped(plan, evidence, first.result, first.windows);
       const yielding = new Set(yieldingWords(plan, evidence, first.result, first.windows));
       if (yielding.size > 0) {
         const relaxed = { ...required, slots: required.slots.map((slot, i) => (yielding.has(i) ? { ...slot, optional: true } : slot)) };
-        const again = await alignSkipped(deps.backend, audio.pcm, relaxed, readSpans(evidence));
+        const again = await alignSkipped(backend, audio.pcm, relaxed, readSpans(evidence));
         evidence = rescueSkipped(plan, evidence, again.result, again.windows);
       }
     }
@@ -105,8 +106,10 @@ export function createEnglishEngine(deps: EnglishEngineDeps): EnglishEngine {
     },
     async inspect(config, audio, opts) {
       const extraSpeech = opts?.extraSpeech !== false;
-      const { plan, evidence, signal, loop, repeats } = await analyse(config, audio, opts, extraSpeech);
-      const extra = extraSpeech ? await findExtraSpeech(deps.backend, audio.pcm, plan, evidence, signal.energyDb, loop, repeats) : [];
+      // The passes over this reading's frames may share their scoring.
+      const backend = forReading(deps.backend);
+      const { plan, evidence, signal, loop, repeats } = await analyse(config, audio, opts, extraSpeech, backend);
+      const extra = extraSpeech ? await findExtraSpeech(backend, audio.pcm, plan, evidence, signal.energyDb, loop, repeats) : [];
       const scored = scoreReading(evidence, signal, model, loop);
       // What the loop heard is judged only when some phone scores low (as documented).
       const lowPhones = scored.words.some((w) => w.phones.some((s) => s * 100 < LOW_PHONE_SCORE));
