@@ -5,10 +5,12 @@
  * what dominates (target: under 150 ms CPU per 5 s). Passage: the native sentences of the data
  * folder (LJ Speech, then LibriVox) joined into one reading of about 60 s, CPU in-thread and
  * wall time on a pool of two workers (the service's set-up on this machine), with the sentence's
- * wall time on the pool beside it and its median run's backend calls in time (which passes run
- * side by side, which wait). `npm run bench:en-engine -- [runs] [--decoder-args "..."]
- * [--loop-decoder-args "..."]`: extra options of the English decoder, or of its free phone loop
- * alone, measure a variant of the acoustic front end (e.g. "-topn 2", a loop with "-ds 2").
+ * wall time and CPU (all threads) on the pool beside it and its median run's backend calls in
+ * time (which passes run side by side, which wait). Each assessment is a reading of its own, so
+ * no run takes frame scores from another's passes (docs/acoustic.md, "Fast frame scoring").
+ * `npm run bench:en-engine -- [runs] [--decoder-args "..."] [--loop-decoder-args "..."]`: extra
+ * options of the English decoder, or of its free phone loop alone, measure a variant of the
+ * acoustic front end (e.g. "-topn 2", a loop with "-ds 2").
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -147,10 +149,15 @@ const pooled = createEnglishEngine({ backend: trace.backend, lexicon, model });
 await pooled.assess(config, audio);
 await pooled.assess(config, audio);
 const sentenceWall: number[] = [];
+const sentencePoolCpu: number[] = [];
 const timelines: string[][] = [];
 for (let i = 0; i < runs; i++) {
   trace.start();
+  // process.cpuUsage counts every thread of the process: the workers' CPU and this thread's.
+  const before = process.cpuUsage();
   sentenceWall.push(await wall(() => pooled.assess(config, audio)));
+  const used = process.cpuUsage(before);
+  sentencePoolCpu.push((used.user + used.system) / 1000);
   timelines.push(trace.calls());
 }
 const passageWall: number[] = [];
@@ -159,12 +166,13 @@ await pool.close();
 
 const figures = {
   sentenceWallMs: Math.round(median(sentenceWall)),
+  sentencePoolCpuMs: Math.round(median(sentencePoolCpu)),
   passageSeconds: +long.audio.durationSec.toFixed(1),
   passageWords: longConfig.referenceText.split(/\s+/).length,
   passageCpuMs: Math.round(median(passageCpu)),
   passageWallMs: Math.round(median(passageWall)),
 };
-console.log(`Pool of 2 workers, sentence wall: ${figures.sentenceWallMs} ms (median of ${runs})`);
+console.log(`Pool of 2 workers, sentence wall: ${figures.sentenceWallMs} ms, CPU of all threads ${figures.sentencePoolCpuMs} ms (medians of ${runs})`);
 const medianRun = sentenceWall.indexOf(median(sentenceWall));
 console.log(`  its backend calls, ms from the assessment's start (asked-answered): ${timelines[medianRun].join(', ')}`);
 console.log(`Passage ${figures.passageSeconds} s, ${figures.passageWords} words: CPU ${figures.passageCpuMs} ms in-thread, wall ${figures.passageWallMs} ms on the pool (median of ${longRuns})`);

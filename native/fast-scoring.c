@@ -335,20 +335,23 @@ typedef struct {
 
 #define SHARE_SETS 1024      /* frames kept: sets of SHARE_WAYS, the older one replaced */
 #define SHARE_WAYS 2
-#define SHARES_PER_THREAD 4
+#define SHARE_LOCKS 64       /* a set is read and written under lock (set % SHARE_LOCKS) */
+#define SHARE_MODELS 4
 
-/* A thread's shared lists for one model (each decoder runs on one thread at a time). */
+/* The process's shared lists for one model: every decoding thread's passes read and add to it. */
 typedef struct {
     uint64_t fingerprint;
     int ceplen, per_frame;   /* floats of features; list entries of a frame */
     size_t entry_bytes;
-    uint32_t clock;
+    uint32_t clock;          /* ages of entries (atomic) */
     unsigned char *entries;  /* SHARE_SETS x SHARE_WAYS of head, features, lists */
+    pthread_mutex_t locks[SHARE_LOCKS];
 } share_t;
 
-static pthread_key_t share_key;
+static share_t stores[SHARE_MODELS];
+static pthread_mutex_t stores_lock = PTHREAD_MUTEX_INITIALIZER;
 static __thread uint64_t current_reading; /* the calling thread's, 0: none (no sharing) */
-static __thread double lists_shared;      /* lists this thread took from its shares */
+static __thread double lists_shared;      /* lists this thread took from the store */
 
 /* How many codebook lists the calling thread has taken from earlier passes (a diagnostic). */
 double kps_lists_shared(void)
@@ -361,46 +364,33 @@ void kps_reading(double reading)
 {
     current_reading = reading > 0 && reading < 18446744073709551616.0 ? (uint64_t)reading : 0;
 }
-static pthread_once_t share_once = PTHREAD_ONCE_INIT;
 
-static void shares_free(void *p)
+/* The store for the hook's model, made on first use and kept for the process (its size is
+ * fixed); NULL when memory runs out or every place is taken by other models. */
+static share_t *store_of(const hook_t *h)
 {
-    share_t *shares = p;
-    for (int i = 0; i < SHARES_PER_THREAD; i++) free(shares[i].entries);
-    free(shares);
-}
-
-static void share_key_make(void)
-{
-    if (pthread_key_create(&share_key, shares_free) != 0) share_key = (pthread_key_t)-1;
-}
-
-/* This thread's share for the hook's model, made on first use; NULL when memory runs out. */
-static share_t *share_of(const hook_t *h)
-{
-    pthread_once(&share_once, share_key_make);
-    if (share_key == (pthread_key_t)-1) return NULL;
-    share_t *shares = pthread_getspecific(share_key);
-    if (!shares) {
-        if (!(shares = calloc(SHARES_PER_THREAD, sizeof(share_t)))) return NULL;
-        if (pthread_setspecific(share_key, shares) != 0) { free(shares); return NULL; }
-    }
     const int per_frame = h->n_mgau * h->n_feat * h->max_topn;
-    share_t *free_slot = NULL;
-    for (int i = 0; i < SHARES_PER_THREAD; i++) {
-        share_t *x = shares + i;
-        if (x->entries && x->fingerprint == h->fingerprint && x->ceplen == h->ceplen && x->per_frame == per_frame) return x;
-        if (!x->entries && !free_slot) free_slot = x;
+    share_t *found = NULL;
+    pthread_mutex_lock(&stores_lock);
+    for (int i = 0; i < SHARE_MODELS && !found; i++) {
+        share_t *x = stores + i;
+        if (x->entries && x->fingerprint == h->fingerprint && x->ceplen == h->ceplen && x->per_frame == per_frame) found = x;
     }
-    if (!free_slot) return NULL;
-    size_t bytes = sizeof(share_head_t) + (size_t)h->ceplen * sizeof(float) + (size_t)per_frame * sizeof(topn_t);
-    bytes = (bytes + 7) / 8 * 8;
-    if (!(free_slot->entries = calloc((size_t)SHARE_SETS * SHARE_WAYS, bytes))) return NULL;
-    free_slot->fingerprint = h->fingerprint;
-    free_slot->ceplen = h->ceplen;
-    free_slot->per_frame = per_frame;
-    free_slot->entry_bytes = bytes;
-    return free_slot;
+    for (int i = 0; i < SHARE_MODELS && !found; i++) {
+        share_t *x = stores + i;
+        if (x->entries) continue;
+        size_t bytes = sizeof(share_head_t) + (size_t)h->ceplen * sizeof(float) + (size_t)per_frame * sizeof(topn_t);
+        bytes = (bytes + 7) / 8 * 8;
+        if (!(x->entries = calloc((size_t)SHARE_SETS * SHARE_WAYS, bytes))) break;
+        for (int k = 0; k < SHARE_LOCKS; k++) pthread_mutex_init(x->locks + k, NULL);
+        x->fingerprint = h->fingerprint;
+        x->ceplen = h->ceplen;
+        x->per_frame = per_frame;
+        x->entry_bytes = bytes;
+        found = x;
+    }
+    pthread_mutex_unlock(&stores_lock);
+    return found;
 }
 
 static inline share_head_t *entry_at(const share_t *x, size_t i)
@@ -428,21 +418,33 @@ static uint64_t frame_key(const hook_t *h, mfcc_t **featbuf, float *flat)
     return k ? k : 1;
 }
 
-/* The frame's entry: the one holding these features, else NULL with `*slot` the one to take. */
-static share_head_t *share_find(share_t *x, const hook_t *h, const float *flat, uint64_t key, share_head_t **slot)
+static inline pthread_mutex_t *lock_of(share_t *x, uint64_t key)
+{
+    return x->locks + (key % SHARE_SETS) % SHARE_LOCKS;
+}
+
+/* Under the set's lock: the frame's entry, or with `make` the set's oldest made over to it (no
+ * codebook kept yet); NULL otherwise. */
+static share_head_t *share_find(share_t *x, const hook_t *h, const float *flat, uint64_t key, int make)
 {
     const size_t set = (size_t)(key % SHARE_SETS) * SHARE_WAYS;
     share_head_t *oldest = NULL;
+    const uint32_t now = __atomic_add_fetch(&x->clock, 1, __ATOMIC_RELAXED);
     for (int w = 0; w < SHARE_WAYS; w++) {
         share_head_t *e = entry_at(x, set + w);
         if (e->key == key && e->reading == current_reading && memcmp(features_of(e), flat, (size_t)h->ceplen * sizeof(float)) == 0) {
-            e->age = ++x->clock;
+            e->age = now;
             return e;
         }
         if (!oldest || e->key == 0 || (oldest->key != 0 && e->age < oldest->age)) oldest = e;
     }
-    *slot = oldest;
-    return NULL;
+    if (!make) return NULL;
+    oldest->key = key;
+    oldest->reading = current_reading;
+    oldest->age = now;
+    memset(oldest->kept, 0, sizeof oldest->kept);
+    memcpy(features_of(oldest), flat, (size_t)h->ceplen * sizeof(float));
+    return oldest;
 }
 
 static int fast_frame_eval(struct mgau *ps, int16_t *senone_scores, uint8_t *senone_active,
@@ -467,29 +469,28 @@ static int fast_frame_eval(struct mgau *ps, int16_t *senone_scores, uint8_t *sen
         int cb = s->sen2cb[sen];
         fe->mgau_active[cb / 32] |= 1u << (cb % 32);
     }
-    /* The lists an earlier pass kept for these features, if any. */
-    share_t *x = h->share && current_reading ? share_of(h) : NULL;
-    share_head_t *e = NULL, *slot = NULL;
-    if (x) {
-        float *flat = h->flat;
-        const uint64_t key = frame_key(h, featbuf, flat);
-        if (!(e = share_find(x, h, flat, key, &slot))) {
-            e = slot;
-            e->key = key;
-            e->reading = current_reading;
-            e->age = ++x->clock;
-            memset(e->kept, 0, sizeof e->kept);
-            memcpy(features_of(e), flat, (size_t)h->ceplen * sizeof(float));
-        }
-    }
+    /* The lists an earlier pass of the reading kept for these features, if any, for the
+     * codebooks needed now. */
+    share_t *x = h->share && current_reading ? store_of(h) : NULL;
     const int per_cb = n_feat * N;
-    for (int cb = 0; cb < n_mgau; cb++) {
-        const int active = is_active(fe->mgau_active, cb);
-        if (active && e && is_active(e->kept, cb)) {
+    uint32_t taken[MAX_CB / 32] = {0}, fresh[MAX_CB / 32] = {0};
+    uint64_t key = 0;
+    if (x) {
+        key = frame_key(h, featbuf, h->flat);
+        pthread_mutex_lock(lock_of(x, key));
+        share_head_t *e = share_find(x, h, h->flat, key, 0);
+        for (int cb = 0; e && cb < n_mgau; cb++) {
+            if (!is_active(fe->mgau_active, cb) || !is_active(e->kept, cb)) continue;
             for (int f = 0; f < n_feat; f++) memcpy(fe->topn[cb][f], lists_of(x, e) + (size_t)cb * per_cb + (size_t)f * N, (size_t)N * sizeof(topn_t));
+            taken[cb / 32] |= 1u << (cb % 32);
             lists_shared++;
-            continue;
         }
+        pthread_mutex_unlock(lock_of(x, key));
+    }
+    int any_fresh = 0;
+    for (int cb = 0; cb < n_mgau; cb++) {
+        if (is_active(taken, cb)) continue;
+        const int active = is_active(fe->mgau_active, cb);
         if (active)
             for (int f = 0; f < n_feat; f++) codebook_scores(h, cb, f, featbuf[f], scores_of(h, cb, f));
         /* Last frame's codewords re-scored; then, for an active codebook, the rest. */
@@ -504,10 +505,21 @@ static int fast_frame_eval(struct mgau *ps, int16_t *senone_scores, uint8_t *sen
                 exact = exact && exact_list(topn, N, d, h->n_density);
             }
         }
-        if (exact && e) {
+        if (exact && x) {
+            fresh[cb / 32] |= 1u << (cb % 32);
+            any_fresh = 1;
+        }
+    }
+    /* The exact lists found now, kept for the reading's other passes. */
+    if (any_fresh) {
+        pthread_mutex_lock(lock_of(x, key));
+        share_head_t *e = share_find(x, h, h->flat, key, 1);
+        for (int cb = 0; cb < n_mgau; cb++) {
+            if (!is_active(fresh, cb) || is_active(e->kept, cb)) continue;
             for (int f = 0; f < n_feat; f++) memcpy(lists_of(x, e) + (size_t)cb * per_cb + (size_t)f * N, fe->topn[cb][f], (size_t)N * sizeof(topn_t));
             e->kept[cb / 32] |= 1u << (cb % 32);
         }
+        pthread_mutex_unlock(lock_of(x, key));
     }
     /* Normalise as the library does, each stream by the best of its active codebooks: negated, clamped. */
     for (int f = 0; f < n_feat; f++) {
