@@ -161,6 +161,7 @@ typedef struct {
     float *before_last;      /* semi-continuous: [stream][density], each sum before its last dimension */
     int share;               /* PTM: lists shared between passes over the same frames (below) */
     float *flat;             /* one frame's features, streams one after another */
+    struct share_s *store;   /* the model's store, once a pass has shared (store_of) */
     uint64_t fingerprint;    /* the model's, for sharing between decoders of the same model */
 } hook_t;
 
@@ -339,7 +340,7 @@ typedef struct {
 #define SHARE_MODELS 4
 
 /* The process's shared lists for one model: every decoding thread's passes read and add to it. */
-typedef struct {
+typedef struct share_s {
     uint64_t fingerprint;
     int ceplen, per_frame;   /* floats of features; list entries of a frame */
     size_t entry_bytes;
@@ -471,7 +472,8 @@ static int fast_frame_eval(struct mgau *ps, int16_t *senone_scores, uint8_t *sen
     }
     /* The lists an earlier pass of the reading kept for these features, if any, for the
      * codebooks needed now. */
-    share_t *x = h->share && current_reading ? store_of(h) : NULL;
+    if (h->share && current_reading && !h->store) h->store = store_of(h);
+    share_t *x = current_reading ? h->store : NULL;
     const int per_cb = n_feat * N;
     uint32_t taken[MAX_CB / 32] = {0}, fresh[MAX_CB / 32] = {0};
     uint64_t key = 0;
