@@ -169,11 +169,8 @@ export class SphinxDecoder {
    * `warp` other than 1 computes the features with the filterbank's frequency axis scaled by
    * 1/warp (vocal tract length normalisation: a warp above 1 brings a shorter vocal tract's
    * higher formants down to where the model expects them), on a front end of its own that is
-   * otherwise the decoder's.
-   */
-  /**
-   * Decodes a whole utterance. `reading` (PassOptions.reading): with shared fast scoring, the
-   * passes of one reading on this thread reuse each other's top-N lists of identical frames.
+   * otherwise the decoder's. `reading` (PassOptions.reading): with shared fast scoring, the
+   * passes of one reading take each other's top-N lists of identical frames.
    */
   decode(pcm: Int16Array, warp = 1, reading?: number): void {
     const share = this.sharesLists && reading !== undefined;

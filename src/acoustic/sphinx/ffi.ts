@@ -148,7 +148,7 @@ export function sphinx(): SphinxLib {
  * Installs the exact, vectorised codebook evaluation (native/fast-scoring.c) in a decoder of a
  * phonetically-tied or semi-continuous model: the same scores as the library's own, bit for
  * bit, for less CPU. With `shared`, a phonetically-tied model's top-N lists are shared between
- * the passes over the same frames on the calling thread.
+ * the passes of one reading (`readingScope`) over the same frames, on any thread.
  * Null when the native piece is not built (`npm run build` compiles it where a C compiler
  * exists).
  */
