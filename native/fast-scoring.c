@@ -495,8 +495,9 @@ static int fast_frame_eval(struct mgau *ps, int16_t *senone_scores, uint8_t *sen
         const int active = is_active(fe->mgau_active, cb);
         if (active)
             for (int f = 0; f < n_feat; f++) codebook_scores(h, cb, f, featbuf[f], scores_of(h, cb, f));
-        /* Last frame's codewords re-scored; then, for an active codebook, the rest. */
-        int exact = active;
+        /* Last frame's codewords re-scored; then, for an active codebook, the rest. Whether the
+         * list is any history's is asked only when it could be kept. */
+        int exact = active && x;
         for (int f = 0; f < n_feat; f++) {
             topn_t *topn = fe->topn[cb][f];
             const float *d = scores_of(h, cb, f);
@@ -507,7 +508,7 @@ static int fast_frame_eval(struct mgau *ps, int16_t *senone_scores, uint8_t *sen
                 exact = exact && exact_list(topn, N, d, h->n_density);
             }
         }
-        if (exact && x) {
+        if (exact) {
             fresh[cb / 32] |= 1u << (cb % 32);
             any_fresh = 1;
         }
