@@ -9,6 +9,17 @@ import koffi from 'koffi';
 import type { FastScoring } from '../../config.js';
 import { fastScoring, readingScope, sphinx, type Ptr, type SphinxLib } from './ffi.js';
 
+/**
+ * Cepstra computed for passes of a reading on this thread (the newest last), for its other
+ * passes over the same audio: the reading's whole audio and a few windows.
+ */
+const readingCepstra: { reading: number; warp: number; frontEnd: bigint; pcm: Int16Array; rows: Float32Array[] }[] = [];
+const CEPSTRA_KEPT = 4;
+
+function sameSamples(a: Int16Array, b: Int16Array): boolean {
+  return a.length === b.length && Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.byteLength), Buffer.from(b.buffer, b.byteOffset, b.byteLength)) === 0;
+}
+
 /** Largest piece of live audio handed to the decoder in one call: 100 ms at 16 kHz. */
 const LIVE_SLICE_SAMPLES = 1600;
 
@@ -170,32 +181,41 @@ export class SphinxDecoder {
    * 1/warp (vocal tract length normalisation: a warp above 1 brings a shorter vocal tract's
    * higher formants down to where the model expects them), on a front end of its own that is
    * otherwise the decoder's. `reading` (PassOptions.reading): with shared fast scoring, the
-   * passes of one reading take each other's top-N lists of identical frames.
+   * passes of one reading take each other's top-N lists of identical frames, and the cepstra
+   * of audio an earlier pass of the reading on this thread computed (`cepstraOf`).
    */
   decode(pcm: Int16Array, warp = 1, reading?: number): void {
     const share = this.sharesLists && reading !== undefined;
     if (share) readingScope()!(reading);
     try {
-      this.startUtt();
-      if (warp === 1) this.processRaw(pcm, true);
-      else this.processWarped(pcm, warp);
+      if (share) {
+        const cepstra = this.cepstraOf(pcm, warp, reading);
+        this.startUtt();
+        this.processCepstra(cepstra);
+      } else {
+        this.startUtt();
+        if (warp === 1) this.processRaw(pcm, true);
+        else this.processCepstra(this.cepstra(this.warpedFrontEnd(warp), pcm));
+      }
       this.endUtt();
     } finally {
       if (share) readingScope()!(0);
     }
   }
 
-  /** The whole utterance through a warped front end, as the library feeds its own (acmod_process_full_raw). */
-  private processWarped(pcm: Int16Array, warp: number): void {
+  /**
+   * The whole utterance's cepstra from a front end, as the library computes them for itself
+   * (acmod_process_full_raw): every frame and the partial one at the end. mfcc_t is a 4-byte
+   * float (the Debian build is not fixed-point).
+   */
+  private cepstra(fe: Ptr, pcm: Int16Array): Float32Array[] {
     const lib = this.lib;
-    const fe = this.warpedFrontEnd(warp);
     const count: [number] = [0];
     lib.fe_start_utt(fe);
     lib.fe_process_frames(fe, [null], [pcm.length], null, count, null);
-    // One row per frame and one for the partial frame at the end; mfcc_t is a 4-byte float
-    // (the Debian build is not fixed-point).
     const rows = count[0] + 1;
-    const block = lib.fe_create_2d(rows, lib.fe_get_output_size(fe), 4);
+    const width = lib.fe_get_output_size(fe);
+    const block = lib.fe_create_2d(rows, width, 4);
     const samples = koffi.alloc('int16_t', Math.max(1, pcm.length));
     try {
       koffi.encode(samples, 'int16_t', pcm, pcm.length);
@@ -204,11 +224,39 @@ export class SphinxDecoder {
       const tail = new Int32Array(1);
       const lastRow = koffi.decode(block, frames[0] * koffi.sizeof('void *'), 'void *') as Ptr;
       lib.fe_end_utt(fe, lastRow, tail);
-      if (lib.ps_process_cep(this.handle, block, frames[0] + tail[0], 0, 1) < 0) throw new Error('ps_process_cep failed');
+      const data = koffi.decode(block, 'void *') as Ptr;
+      const all = new Float32Array(koffi.view(data, rows * width * 4).slice(0));
+      return Array.from({ length: frames[0] + tail[0] }, (_, r) => all.subarray(r * width, (r + 1) * width));
     } finally {
       koffi.free(samples);
       lib.fe_free_2d(block);
     }
+  }
+
+  /** Searches the whole utterance on cepstra (a copy: the library normalises them in place). */
+  private processCepstra(rows: readonly Float32Array[]): void {
+    const width = rows[0]?.length ?? 13;
+    const block = this.lib.fe_create_2d(Math.max(1, rows.length), width, 4);
+    try {
+      const data = koffi.decode(block, 'void *') as Ptr;
+      const view = new Float32Array(koffi.view(data, Math.max(1, rows.length) * width * 4));
+      rows.forEach((row, r) => view.set(row, r * width));
+      if (this.lib.ps_process_cep(this.handle, block, rows.length, 0, 1) < 0) throw new Error('ps_process_cep failed');
+    } finally {
+      this.lib.fe_free_2d(block);
+    }
+  }
+
+  /** The cepstra of `pcm` for a pass of `reading`: an earlier pass's on this thread when it had the same audio and warp. */
+  private cepstraOf(pcm: Int16Array, warp: number, reading: number): Float32Array[] {
+    const fe = warp === 1 ? this.lib.ps_get_fe(this.handle) : this.warpedFrontEnd(warp);
+    const frontEnd = koffi.address(fe);
+    const kept = readingCepstra.find((c) => c.reading === reading && c.warp === warp && c.frontEnd === frontEnd && sameSamples(c.pcm, pcm));
+    if (kept) return kept.rows;
+    const rows = this.cepstra(fe, pcm);
+    readingCepstra.push({ reading, warp, frontEnd, pcm: pcm.slice(), rows });
+    if (readingCepstra.length > CEPSTRA_KEPT) readingCepstra.shift();
+    return rows;
   }
 
   private warpedFrontEnd(warp: number): Ptr {

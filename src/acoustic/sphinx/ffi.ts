@@ -64,6 +64,8 @@ export interface SphinxLib {
   /** int32 ps_seg_prob(seg, int32 *out_ascr, int32 *out_lscr, int32 *out_lback) */
   ps_seg_prob(seg: Ptr, outAscr: Int32Array, outLscr: Int32Array, outLback: Int32Array): number;
   ps_seg_free(seg: Ptr): void;
+  /** fe_t *ps_get_fe(ps): the decoder's own front end. */
+  ps_get_fe(ps: Ptr): Ptr;
   /** int ps_process_cep(ps, mfcc_t **data, int n_frames, int no_search, int full_utt) */
   ps_process_cep(ps: Ptr, data: Ptr, nFrames: number, noSearch: number, fullUtt: number): number;
   cmd_ln_set_str_r(config: Ptr, name: string, value: string | null): void;
@@ -127,6 +129,7 @@ export function sphinx(): SphinxLib {
     ps_seg_frames: ps.func('void ps_seg_frames(void *seg, _Out_ int *out_sf, _Out_ int *out_ef)'),
     ps_seg_prob: ps.func('int32_t ps_seg_prob(void *seg, _Out_ int32_t *ascr, _Out_ int32_t *lscr, _Out_ int32_t *lback)'),
     ps_seg_free: ps.func('void ps_seg_free(void *seg)'),
+    ps_get_fe: ps.func('void *ps_get_fe(void *ps)'),
     ps_process_cep: ps.func('int ps_process_cep(void *ps, void *data, int n_frames, int no_search, int full_utt)'),
     cmd_ln_set_str_r: base.func('void cmd_ln_set_str_r(void *config, const char *name, const char *value)'),
     fe_init_auto_r: base.func('void *fe_init_auto_r(void *config)'),
