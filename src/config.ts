@@ -28,8 +28,9 @@ export interface LlmConfig {
 
 /**
  * How frames are scored against the acoustic models: `off` by PocketSphinx alone; `on` by the
- * native codebook evaluation, with each frame's top-N lists shared between the passes over it;
- * `unshared` natively, each pass finding its own lists. The scores are the same every way.
+ * native codebook evaluation, with each frame's top-N lists (and the audio's cepstra) shared
+ * between the passes of a reading; `unshared` natively, each pass on its own. The scores are
+ * the same every way.
  */
 export const FAST_SCORING = ['on', 'off', 'unshared'] as const;
 export type FastScoring = (typeof FAST_SCORING)[number];
