@@ -7,13 +7,21 @@
  */
 import koffi from 'koffi';
 import type { FastScoring } from '../../config.js';
-import { fastScoring, readingScope, sphinx, type Ptr, type SphinxLib } from './ffi.js';
+import { fastScoring, readingScope, sphinx, type Ptr, type ReadingScope, type SphinxLib } from './ffi.js';
+
+/** A whole utterance's cepstra: `frames` rows of `width` coefficients, one after another. */
+interface Cepstra {
+  data: Float32Array;
+  frames: number;
+  width: number;
+}
 
 /**
  * Cepstra computed for passes of a reading on this thread (the newest last), for its other
- * passes over the same audio: the reading's whole audio and a few windows.
+ * passes over the same audio: the reading's whole audio and a few windows. The front end
+ * (its address) stands for the decoder's options and the warp.
  */
-const readingCepstra: { reading: number; warp: number; frontEnd: bigint; pcm: Int16Array; rows: Float32Array[] }[] = [];
+const readingCepstra: { reading: number; frontEnd: bigint; pcm: Int16Array; cepstra: Cepstra }[] = [];
 const CEPSTRA_KEPT = 4;
 
 function sameSamples(a: Int16Array, b: Int16Array): boolean {
@@ -85,7 +93,8 @@ export class SphinxDecoder {
   /** True when this decoder scores frames with the native evaluation (`DecoderOptions.fastScoring` took effect). */
   readonly fastScoring: boolean;
 
-  private constructor(lib: SphinxLib, ps: Ptr, fastScoring: boolean, private readonly sharesLists = false) {
+  /** `share`: set when the passes of a reading share their work (fast scoring `on`), else null. */
+  private constructor(lib: SphinxLib, ps: Ptr, fastScoring: boolean, private readonly share: ReadingScope | null = null) {
     this.lib = lib;
     this.ps = ps;
     this.fastScoring = fastScoring;
@@ -105,7 +114,7 @@ export class SphinxDecoder {
     if (!ps) throw new Error(`pocketsphinx could not load the model at ${opts.hmm}`);
     const mode = opts.fastScoring ?? 'off';
     const fast = mode !== 'off' && (fastScoring()?.(ps, mode === 'on') ?? false);
-    return new SphinxDecoder(lib, ps, fast, fast && mode === 'on');
+    return new SphinxDecoder(lib, ps, fast, fast && mode === 'on' ? readingScope() : null);
   }
 
   private get handle(): Ptr {
@@ -185,21 +194,17 @@ export class SphinxDecoder {
    * of audio an earlier pass of the reading on this thread computed (`cepstraOf`).
    */
   decode(pcm: Int16Array, warp = 1, reading?: number): void {
-    const share = this.sharesLists && reading !== undefined;
-    if (share) readingScope()!(reading);
+    const share = reading === undefined ? null : this.share;
+    share?.(reading!);
     try {
-      if (share) {
-        const cepstra = this.cepstraOf(pcm, warp, reading);
-        this.startUtt();
-        this.processCepstra(cepstra);
-      } else {
-        this.startUtt();
-        if (warp === 1) this.processRaw(pcm, true);
-        else this.processCepstra(this.cepstra(this.warpedFrontEnd(warp), pcm));
-      }
+      // The library computes an unwarped utterance's cepstra itself, unless a pass shares them.
+      const cepstra = share ? this.cepstraOf(pcm, warp, reading!) : warp === 1 ? null : this.cepstra(this.warpedFrontEnd(warp), pcm);
+      this.startUtt();
+      if (cepstra) this.processCepstra(cepstra);
+      else this.processRaw(pcm, true);
       this.endUtt();
     } finally {
-      if (share) readingScope()!(0);
+      share?.(0);
     }
   }
 
@@ -208,7 +213,7 @@ export class SphinxDecoder {
    * (acmod_process_full_raw): every frame and the partial one at the end. mfcc_t is a 4-byte
    * float (the Debian build is not fixed-point).
    */
-  private cepstra(fe: Ptr, pcm: Int16Array): Float32Array[] {
+  private cepstra(fe: Ptr, pcm: Int16Array): Cepstra {
     const lib = this.lib;
     const count: [number] = [0];
     lib.fe_start_utt(fe);
@@ -225,8 +230,7 @@ export class SphinxDecoder {
       const lastRow = koffi.decode(block, frames[0] * koffi.sizeof('void *'), 'void *') as Ptr;
       lib.fe_end_utt(fe, lastRow, tail);
       const data = koffi.decode(block, 'void *') as Ptr;
-      const all = new Float32Array(koffi.view(data, rows * width * 4).slice(0));
-      return Array.from({ length: frames[0] + tail[0] }, (_, r) => all.subarray(r * width, (r + 1) * width));
+      return { data: new Float32Array(koffi.view(data, rows * width * 4).slice(0)), frames: frames[0] + tail[0], width };
     } finally {
       koffi.free(samples);
       lib.fe_free_2d(block);
@@ -234,29 +238,28 @@ export class SphinxDecoder {
   }
 
   /** Searches the whole utterance on cepstra (a copy: the library normalises them in place). */
-  private processCepstra(rows: readonly Float32Array[]): void {
-    const width = rows[0]?.length ?? 13;
-    const block = this.lib.fe_create_2d(Math.max(1, rows.length), width, 4);
+  private processCepstra(c: Cepstra): void {
+    const rows = Math.max(1, c.frames);
+    const block = this.lib.fe_create_2d(rows, c.width, 4);
     try {
       const data = koffi.decode(block, 'void *') as Ptr;
-      const view = new Float32Array(koffi.view(data, Math.max(1, rows.length) * width * 4));
-      rows.forEach((row, r) => view.set(row, r * width));
-      if (this.lib.ps_process_cep(this.handle, block, rows.length, 0, 1) < 0) throw new Error('ps_process_cep failed');
+      new Float32Array(koffi.view(data, rows * c.width * 4)).set(c.data.subarray(0, c.frames * c.width));
+      if (this.lib.ps_process_cep(this.handle, block, c.frames, 0, 1) < 0) throw new Error('ps_process_cep failed');
     } finally {
       this.lib.fe_free_2d(block);
     }
   }
 
   /** The cepstra of `pcm` for a pass of `reading`: an earlier pass's on this thread when it had the same audio and warp. */
-  private cepstraOf(pcm: Int16Array, warp: number, reading: number): Float32Array[] {
+  private cepstraOf(pcm: Int16Array, warp: number, reading: number): Cepstra {
     const fe = warp === 1 ? this.lib.ps_get_fe(this.handle) : this.warpedFrontEnd(warp);
     const frontEnd = koffi.address(fe);
-    const kept = readingCepstra.find((c) => c.reading === reading && c.warp === warp && c.frontEnd === frontEnd && sameSamples(c.pcm, pcm));
-    if (kept) return kept.rows;
-    const rows = this.cepstra(fe, pcm);
-    readingCepstra.push({ reading, warp, frontEnd, pcm: pcm.slice(), rows });
+    const kept = readingCepstra.find((c) => c.reading === reading && c.frontEnd === frontEnd && sameSamples(c.pcm, pcm));
+    if (kept) return kept.cepstra;
+    const cepstra = this.cepstra(fe, pcm);
+    readingCepstra.push({ reading, frontEnd, pcm: pcm.slice(), cepstra });
     if (readingCepstra.length > CEPSTRA_KEPT) readingCepstra.shift();
-    return rows;
+    return cepstra;
   }
 
   private warpedFrontEnd(warp: number): Ptr {
