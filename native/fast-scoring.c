@@ -162,6 +162,11 @@ typedef struct {
     float *before_last;      /* semi-continuous: [stream][density], each sum before its last dimension */
     int share;               /* PTM: lists shared between passes over the same frames (below) */
     int direct;              /* PTM: lists with no ties found directly (`direct_topn`) */
+    int32_t *since;          /* PTM, [slot][cb]: the frame whose order a list of that history slot holds */
+    int32_t *slot_frame;     /* PTM, [slot]: the frame each history slot was last written for */
+    float *ring;             /* PTM: the last RING_FRAMES frames' features, by frame % RING_FRAMES */
+    int32_t last_frame;      /* PTM: the last frame evaluated, -1 before the first */
+    topn_t *shadow;          /* PTM, when checking: [cb][stream][N], every list as the library keeps it */
     float *flat;             /* one frame's features, streams one after another */
     struct share_s *store;   /* the model's store, once a pass has shared (store_of) */
     uint64_t fingerprint;    /* the model's, for sharing between decoders of the same model */
@@ -514,20 +519,155 @@ static share_head_t *share_find(share_t *x, const hook_t *h, const float *flat, 
     return oldest;
 }
 
+/* ---- Inactive codebooks left behind ---- */
+
+/*
+ * The library re-scores every codebook's list at every frame, active or not, so that a codebook
+ * that becomes active again starts from its last codewords, re-sorted frame by frame (a stable
+ * sort: ties keep the order of the frame before). That history only matters where a list is
+ * not found directly (ties), so an inactive codebook is left as it was, with the frame its
+ * order belongs to (`since`), and brought up to date only when its history is read: when its
+ * direct list fails, every RING_FRAMES frames (before the features it would need are gone),
+ * and before the library itself reads the lists (all senones scored, a past frame, a new
+ * utterance continuing from the last lists). Its order at a frame whose scores of the listed
+ * codewords all differ is theirs whatever came before, so it is re-scored from the latest such
+ * frame, nearly always the last one.
+ */
+#define RING_FRAMES 64
+
+/* A check of the above, for tests: hooks installed while it is on also keep every list as the
+ * library does, re-scored at every frame (`shadow`), and each list brought up to date is
+ * compared with it. */
+static int checking;
+static uint64_t histories_checked, histories_wrong;
+
+void kps_check(int on)
+{
+    checking = on != 0;
+}
+
+/* Lists brought up to date and compared with the library's way, and how many differed. */
+double kps_histories_checked(void)
+{
+    return (double)__atomic_load_n(&histories_checked, __ATOMIC_RELAXED);
+}
+
+double kps_histories_wrong(void)
+{
+    return (double)__atomic_load_n(&histories_wrong, __ATOMIC_RELAXED);
+}
+
+static inline topn_t *shadow_of(const hook_t *h, int cb, int f)
+{
+    return h->shadow + ((size_t)cb * h->n_feat + f) * h->max_topn;
+}
+
+/* A list brought up to date for the shadow's frame, compared with it (codewords in order). */
+static void check_history(const hook_t *h, const topn_t *topn, int cb, int f)
+{
+    const topn_t *want = shadow_of(h, cb, f);
+    int same = 1;
+    for (int i = 0; i < h->max_topn; i++) same &= topn[i].cw == want[i].cw;
+    __atomic_fetch_add(&histories_checked, 1, __ATOMIC_RELAXED);
+    if (!same) __atomic_fetch_add(&histories_wrong, 1, __ATOMIC_RELAXED);
+}
+
+/* The shadow taken from the lists of history slot `slot`. */
+static void shadow_from(hook_t *h, int slot)
+{
+    ptm_mgau_t *s = h->model;
+    for (int cb = 0; cb < h->n_mgau; cb++)
+        for (int f = 0; f < h->n_feat; f++) memcpy(shadow_of(h, cb, f), s->hist[slot].topn[cb][f], (size_t)h->max_topn * sizeof(topn_t));
+}
+
+static inline const float *ring_at(const hook_t *h, int32_t frame)
+{
+    return h->ring + (size_t)(frame % RING_FRAMES) * h->ceplen;
+}
+
+/* One stream's list of codebook `cb`, from the order of frame `from` to that of frame `to`
+ * (to - from < RING_FRAMES), as re-scoring it at every frame between would leave it. */
+static void catch_up(const hook_t *h, topn_t *topn, int cb, int f, int32_t from, int32_t to)
+{
+    const int N = h->max_topn;
+    int32_t v = to;
+    for (; v > from; v--) {
+        int32_t score[MAX_DENSITY];
+        const float *z = ring_at(h, v) + h->featoff[f];
+        for (int i = 0; i < N; i++) score[i] = (int32_t)gauss_score(h, cb, f, topn[i].cw, z);
+        int ties = 0;
+        for (int i = 0; i < N; i++)
+            for (int j = i + 1; j < N; j++) ties |= score[i] == score[j];
+        if (ties) continue;
+        for (int i = 0; i < N; i++) resort_topn_t(topn, i, score[i]);
+        break;
+    }
+    for (int32_t u = v + 1; u <= to; u++) {
+        const float *z = ring_at(h, u) + h->featoff[f];
+        for (int i = 0; i < N; i++) resort_topn_t(topn, i, (int32_t)gauss_score(h, cb, f, topn[i].cw, z));
+    }
+}
+
+/* Every list of history slot `slot` brought up to the slot's own frame, as the library keeps them. */
+static void catch_up_slot(hook_t *h, int slot)
+{
+    ptm_mgau_t *s = h->model;
+    const int32_t at = h->slot_frame[slot];
+    int32_t *since = h->since + (size_t)slot * h->n_mgau;
+    for (int cb = 0; cb < h->n_mgau; cb++) {
+        if (since[cb] >= at) continue;
+        for (int f = 0; f < h->n_feat; f++) {
+            catch_up(h, s->hist[slot].topn[cb][f], cb, f, since[cb], at);
+            if (h->shadow && at == h->last_frame) check_history(h, s->hist[slot].topn[cb][f], cb, f);
+        }
+        since[cb] = at;
+    }
+}
+
 static int fast_frame_eval(struct mgau *ps, int16_t *senone_scores, uint8_t *senone_active,
                            int32_t n_senone_active, mfcc_t **featbuf, int32_t frame, int32_t compallsen)
 {
     hook_t *h = (hook_t *)ps->vt;
     ptm_mgau_t *s = h->model;
-    if (compallsen || frame < ps->frame_idx)
-        return h->orig->frame_eval(ps, senone_scores, senone_active, n_senone_active, featbuf, frame, compallsen);
+    const int H = s->n_fast_hist;
+    const int idx = frame % H, from = idx == 0 ? H - 1 : idx - 1;
+    if (compallsen || frame < ps->frame_idx) {
+        /* The library reads and re-scores every list itself: all of them as it keeps them. */
+        for (int slot = 0; slot < H; slot++) catch_up_slot(h, slot);
+        int rv = h->orig->frame_eval(ps, senone_scores, senone_active, n_senone_active, featbuf, frame, compallsen);
+        if (frame >= ps->frame_idx) {
+            for (int cb = 0; cb < h->n_mgau; cb++) h->since[(size_t)idx * h->n_mgau + cb] = frame;
+            h->slot_frame[idx] = h->last_frame = frame;
+            if (h->shadow) shadow_from(h, idx);
+        }
+        return rv;
+    }
 
     const int N = h->max_topn, n_mgau = h->n_mgau, n_feat = h->n_feat;
-    int idx = frame % s->n_fast_hist;
+    /* A new utterance goes on from the lists of slot `from`, whatever frame they were for. */
+    if (frame != h->last_frame + 1) {
+        catch_up_slot(h, from);
+        for (int cb = 0; cb < n_mgau; cb++) h->since[(size_t)from * n_mgau + cb] = frame - 1;
+        if (h->shadow) shadow_from(h, from);
+    }
     fast_eval_t *fe = s->hist + idx;
-    fast_eval_t *last = s->hist + (idx == 0 ? s->n_fast_hist - 1 : idx - 1);
+    fast_eval_t *last = s->hist + from;
     s->f = fe;
     memcpy(fe->topn[0][0], last->topn[0][0], (size_t)n_mgau * n_feat * N * sizeof(topn_t));
+    int32_t *since = h->since + (size_t)idx * n_mgau;
+    memcpy(since, h->since + (size_t)from * n_mgau, (size_t)n_mgau * sizeof(int32_t));
+    /* Lists whose history would outlast the kept features are brought up to date; then this
+     * frame's features are kept. */
+    for (int cb = 0; cb < n_mgau; cb++) {
+        if (since[cb] > frame - RING_FRAMES) continue;
+        for (int f = 0; f < n_feat; f++) {
+            catch_up(h, fe->topn[cb][f], cb, f, since[cb], frame - 1);
+            if (h->shadow) check_history(h, fe->topn[cb][f], cb, f);
+        }
+        since[cb] = frame - 1;
+    }
+    float *kept = (float *)ring_at(h, frame);
+    for (int f = 0; f < n_feat; f++) memcpy(kept + h->featoff[f], featbuf[f], (size_t)h->featlen[f] * sizeof(float));
 
     /* Active codebooks: those of the active senones. */
     memset(fe->mgau_active, 0, (size_t)((n_mgau + 31) / 32) * sizeof(uint32_t));
@@ -557,31 +697,43 @@ static int fast_frame_eval(struct mgau *ps, int16_t *senone_scores, uint8_t *sen
     }
     int any_fresh = 0;
     for (int cb = 0; cb < n_mgau; cb++) {
-        if (is_active(taken, cb)) continue;
-        const int active = is_active(fe->mgau_active, cb);
-        if (active)
-            for (int f = 0; f < n_feat; f++) codebook_scores(h, cb, f, featbuf[f], scores_of(h, cb, f));
-        /* An active codebook's list found directly when no history decides it; otherwise, and
-         * for an inactive codebook (whose history the library keeps), last frame's codewords
-         * re-scored, then for an active one the scan of the rest. Only the direct lists are
-         * kept for other passes. */
-        int exact = active;
+        if (is_active(taken, cb)) {
+            since[cb] = frame;
+            continue;
+        }
+        if (!is_active(fe->mgau_active, cb)) continue;
+        for (int f = 0; f < n_feat; f++) codebook_scores(h, cb, f, featbuf[f], scores_of(h, cb, f));
+        /* The list found directly when no history decides it; otherwise the library's way: last
+         * frame's codewords re-scored (the history brought up to date first), then the scan of
+         * the rest. Only the direct lists are kept for other passes. */
+        int exact = 1;
         for (int f = 0; f < n_feat; f++) {
             topn_t *topn = fe->topn[cb][f];
             const float *d = scores_of(h, cb, f);
-            if (active && h->direct && direct_topn(topn, N, d, h->n_density)) continue;
-            for (int i = 0; i < N; i++)
-                resort_topn_t(topn, i, (int32_t)(active ? d[topn[i].cw] : gauss_score(h, cb, f, topn[i].cw, featbuf[f])));
-            if (active) {
-                scan_topn_t(topn, N, d, d, 0, h->n_density);
-                exact = 0;
-            }
+            if (h->direct && direct_topn(topn, N, d, h->n_density)) continue;
+            if (since[cb] < frame - 1) catch_up(h, topn, cb, f, since[cb], frame - 1);
+            if (h->shadow) check_history(h, topn, cb, f);
+            for (int i = 0; i < N; i++) resort_topn_t(topn, i, (int32_t)d[topn[i].cw]);
+            scan_topn_t(topn, N, d, d, 0, h->n_density);
+            exact = 0;
         }
+        since[cb] = frame;
         if (exact && x) {
             fresh[cb / 32] |= 1u << (cb % 32);
             any_fresh = 1;
         }
     }
+    h->slot_frame[idx] = h->last_frame = frame;
+    /* The shadow re-scored as the library does: an active codebook's list is this frame's. */
+    for (int cb = 0; h->shadow && cb < n_mgau; cb++)
+        for (int f = 0; f < n_feat; f++) {
+            topn_t *want = shadow_of(h, cb, f);
+            if (is_active(fe->mgau_active, cb)) {
+                memcpy(want, fe->topn[cb][f], (size_t)N * sizeof(topn_t));
+                continue;
+            }
+            for (int i = 0; i < N; i++) resort_topn_t(want, i, (int32_t)gauss_score(h, cb, f, want[i].cw, featbuf[f]));
+        }
     /* The exact lists found now, kept for the reading's other passes. */
     if (any_fresh) {
         pthread_mutex_lock(lock_of(x, key));
@@ -661,6 +813,10 @@ static void hook_free(hook_t *h)
     free(h->scores);
     free(h->before_last);
     free(h->flat);
+    free(h->since);
+    free(h->slot_frame);
+    free(h->ring);
+    free(h->shadow);
     free(h);
 }
 
@@ -753,6 +909,23 @@ int kps_install(void *decoder, int share)
         ptm_mgau_t *s = (ptm_mgau_t *)base;
         if (s->ds_ratio != 1 || s->n_fast_hist < 2 || !s->hist) return 0;
         if (!(h = hook_new(base, s, s->g, s->max_topn))) return 0;
+        h->since = malloc((size_t)s->n_fast_hist * h->n_mgau * sizeof(int32_t));
+        h->slot_frame = malloc((size_t)s->n_fast_hist * sizeof(int32_t));
+        h->ring = lines_of((size_t)RING_FRAMES * h->ceplen * sizeof(float));
+        if (!h->since || !h->slot_frame || !h->ring) {
+            hook_free(h);
+            return 0;
+        }
+        for (size_t i = 0; i < (size_t)s->n_fast_hist * h->n_mgau; i++) h->since[i] = -1;
+        for (int i = 0; i < s->n_fast_hist; i++) h->slot_frame[i] = -1;
+        h->last_frame = -1;
+        if (checking) {
+            if (!(h->shadow = malloc((size_t)h->n_mgau * h->n_feat * h->max_topn * sizeof(topn_t)))) {
+                hook_free(h);
+                return 0;
+            }
+            shadow_from(h, s->n_fast_hist - 1);
+        }
         h->vt.frame_eval = fast_frame_eval;
         h->share = share != 0;
         h->direct = s->max_topn <= DIRECT_TOPN && h->n_density % 8 == 0 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt");

@@ -5,7 +5,7 @@ import { createAcousticBackend } from '../../src/acoustic/backend.js';
 import { ProgressHost } from '../../src/acoustic/progress-host.js';
 import { referenceFromText } from '../../src/acoustic/progress-reference.js';
 import { SphinxEngine } from '../../src/acoustic/sphinx/engine.js';
-import { listsShared } from '../../src/acoustic/sphinx/ffi.js';
+import { checkHistories, historiesChecked, listsShared } from '../../src/acoustic/sphinx/ffi.js';
 import { loadDictionary } from '../../src/acoustic/lexicon.js';
 import type { AcousticBackend, ProgressUpdate } from '../../src/acoustic/types.js';
 import { decodeAudio, type DecodedAudio } from '../../src/audio/decode.js';
@@ -78,6 +78,28 @@ test('English phone loops and alignments with phones and GOP are exactly those o
   // A window of a recording: other features (its own mean normalisation).
   const window = { startFrame: 50, endFrame: 200 };
   assert.deepEqual(fast.phoneLoop('en', pcms[2], { window, reading: 1002 }), own.phoneLoop('en', pcms[2], { window }));
+});
+
+test('lists of inactive codebooks, left behind and brought up to date, are those the library keeps by re-scoring them every frame', async () => {
+  checkHistories(true);
+  const checked = SphinxEngine.create(config.modelsDir, ['en']);
+  checkHistories(false);
+  try {
+    const before = historiesChecked();
+    const readings = [librivox(1), ljspeech(1)];
+    for (let i = 0; i < readings.length; i++) {
+      const pcm = await readPcm(readings[i].file);
+      const grammar = referenceGrammar(lexicon, readings[i].words);
+      const expected = own.align('en', pcm, grammar, { phones: true, gop: true });
+      assert.deepEqual(checked.align('en', pcm, grammar, { phones: true, gop: true, reading: 3000 + i }), expected);
+      assert.deepEqual(checked.phoneLoop('en', pcm, { reading: 3000 + i }), own.phoneLoop('en', pcm));
+    }
+    const after = historiesChecked();
+    assert.ok(after.checked - before.checked > 500, `${after.checked - before.checked} lists checked`);
+    assert.equal(after.wrong - before.wrong, 0);
+  } finally {
+    checked.close();
+  }
 });
 
 test('KOUYU_FAST_SCORING: on (the default), off or unshared', () => {

@@ -160,7 +160,15 @@ export type FastScoringInstaller = (ps: Ptr, shared: boolean) => boolean;
 /** Sets the calling thread's reading (0: none) for the shared lists of the passes that follow. */
 export type ReadingScope = (reading: number) => void;
 
-let native: { install: FastScoringInstaller; scope: ReadingScope; shared: () => number } | null | undefined;
+interface NativeScoring {
+  install: FastScoringInstaller;
+  scope: ReadingScope;
+  shared: () => number;
+  check: (on: boolean) => void;
+  histories: () => { checked: number; wrong: number };
+}
+
+let native: NativeScoring | null | undefined;
 
 function nativeScoring(): typeof native {
   if (native !== undefined) return native;
@@ -172,7 +180,16 @@ function nativeScoring(): typeof native {
     const install = lib.func('int kps_install(void *ps, int share)');
     const scope = lib.func('void kps_reading(double reading)');
     const shared = lib.func('double kps_lists_shared(void)');
-    native = { install: (ps, share) => install(ps, share ? 1 : 0) === 1, scope: (reading) => scope(reading), shared: () => shared() };
+    const check = lib.func('void kps_check(int on)');
+    const checked = lib.func('double kps_histories_checked(void)');
+    const wrong = lib.func('double kps_histories_wrong(void)');
+    native = {
+      install: (ps, share) => install(ps, share ? 1 : 0) === 1,
+      scope: (reading) => scope(reading),
+      shared: () => shared(),
+      check: (on) => check(on ? 1 : 0),
+      histories: () => ({ checked: checked(), wrong: wrong() }),
+    };
   }
   return native;
 }
@@ -188,6 +205,20 @@ export function readingScope(): ReadingScope | null {
 /** How many codebook top-N lists the calling thread's passes took from earlier passes (0 without the native piece). */
 export function listsShared(): number {
   return nativeScoring()?.shared() ?? 0;
+}
+
+/**
+ * For tests: decoders made while the check is on also keep every codebook's top-N list as the
+ * library does, and compare each list left behind while its codebook was inactive with it when
+ * it is brought up to date (docs/acoustic.md, "Inactive codebooks left behind").
+ */
+export function checkHistories(on: boolean): void {
+  nativeScoring()?.check(on);
+}
+
+/** Lists brought up to date under the check, and how many differed from the library's. */
+export function historiesChecked(): { checked: number; wrong: number } {
+  return nativeScoring()?.histories() ?? { checked: 0, wrong: 0 };
 }
 
 /**
