@@ -535,15 +535,16 @@ static share_head_t *share_find(share_t *x, const hook_t *h, const float *flat, 
  */
 #define RING_FRAMES 64
 
-/* A check of the above, for tests: hooks installed while it is on also keep every list as the
- * library does, re-scored at every frame (`shadow`), and each list brought up to date is
- * compared with it. */
+/* A check of the above, for tests: hooks installed while it is on (1) also keep every list as
+ * the library does, re-scored at every frame (`shadow`), and each list brought up to date is
+ * compared with it; 2 checks the same with every list scanned (none found directly), as on a
+ * processor without AVX2. */
 static int checking;
 static uint64_t histories_checked, histories_wrong;
 
-void kps_check(int on)
+void kps_check(int mode)
 {
-    checking = on != 0;
+    checking = mode == 1 || mode == 2 ? mode : 0;
 }
 
 /* Lists brought up to date and compared with the library's way, and how many differed. */
@@ -928,7 +929,7 @@ int kps_install(void *decoder, int share)
         }
         h->vt.frame_eval = fast_frame_eval;
         h->share = share != 0;
-        h->direct = s->max_topn <= DIRECT_TOPN && h->n_density % 8 == 0 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt");
+        h->direct = s->max_topn <= DIRECT_TOPN && h->n_density % 8 == 0 && checking != 2 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt");
     } else if (strcmp(base->vt->name, "s2_semi") == 0) {
         semi_mgau_t *s = (semi_mgau_t *)base;
         if (!s->g || s->g->n_mgau != 1 || s->ds_ratio < 1 || s->n_topn_hist < 2 || !s->topn_hist || !s->topn_hist_n || !s->topn_beam) return 0;

@@ -164,7 +164,7 @@ interface NativeScoring {
   install: FastScoringInstaller;
   scope: ReadingScope;
   shared: () => number;
-  check: (on: boolean) => void;
+  check: (mode: HistoryCheck) => void;
   histories: () => { checked: number; wrong: number };
 }
 
@@ -180,14 +180,14 @@ function nativeScoring(): typeof native {
     const install = lib.func('int kps_install(void *ps, int share)');
     const scope = lib.func('void kps_reading(double reading)');
     const shared = lib.func('double kps_lists_shared(void)');
-    const check = lib.func('void kps_check(int on)');
+    const check = lib.func('void kps_check(int mode)');
     const checked = lib.func('double kps_histories_checked(void)');
     const wrong = lib.func('double kps_histories_wrong(void)');
     native = {
       install: (ps, share) => install(ps, share ? 1 : 0) === 1,
       scope: (reading) => scope(reading),
       shared: () => shared(),
-      check: (on) => check(on ? 1 : 0),
+      check: (mode) => check(mode === 'off' ? 0 : mode === 'on' ? 1 : 2),
       histories: () => ({ checked: checked(), wrong: wrong() }),
     };
   }
@@ -210,10 +210,13 @@ export function listsShared(): number {
 /**
  * For tests: decoders made while the check is on also keep every codebook's top-N list as the
  * library does, and compare each list left behind while its codebook was inactive with it when
- * it is brought up to date (docs/acoustic.md, "Inactive codebooks left behind").
+ * it is brought up to date (docs/acoustic.md, "Inactive codebooks left behind"); `scanned`
+ * checks the same with every list scanned, none found directly (as without AVX2).
  */
-export function checkHistories(on: boolean): void {
-  nativeScoring()?.check(on);
+export type HistoryCheck = 'off' | 'on' | 'scanned';
+
+export function checkHistories(mode: HistoryCheck): void {
+  nativeScoring()?.check(mode);
 }
 
 /** Lists brought up to date under the check, and how many differed from the library's. */
