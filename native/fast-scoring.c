@@ -138,6 +138,13 @@ typedef struct {
     void *lmath;
 } decoder_head_t;
 
+typedef struct {
+    void *table;
+    uint32_t table_size;
+    uint8_t width;
+    int8_t shift;
+} logadd_t;                  /* the head of the library's logmath_t */
+
 #define SENSCR_SHIFT 10
 #define MAX_NEG_ASCR 96
 #define WORST_SCORE ((int32_t)0xE0000000)
@@ -167,6 +174,7 @@ typedef struct {
     float *ring;             /* PTM: the last RING_FRAMES frames' features, by frame % RING_FRAMES */
     int32_t last_frame;      /* PTM: the last frame evaluated, -1 before the first */
     topn_t *shadow;          /* PTM, when checking: [cb][stream][N], every list as the library keeps it */
+    const uint8_t *logadd;   /* PTM: the library's 8-bit log-add table, when the senones are mixed here */
     float *flat;             /* one frame's features, streams one after another */
     struct share_s *store;   /* the model's store, once a pass has shared (store_of) */
     uint64_t fingerprint;    /* the model's, for sharing between decoders of the same model */
@@ -625,6 +633,43 @@ static void catch_up_slot(hook_t *h, int slot)
     }
 }
 
+/* ---- Senones mixed here ---- */
+
+/*
+ * The library's mixing of the senones from the top-N lists (`ptm_mgau_senone_eval`), for an
+ * uncompressed mixture-weight table: every senone's score zeroed, each active senone's the sum
+ * over streams of its codewords' weights plus scores, log-added (with the library's 8-bit
+ * table), then every score less the best. The same integer operations; the last loop, over all
+ * 5,126 senones of the English model at every frame, was a quarter of the library's mixing
+ * and is vectorised here.
+ */
+static void mix_senones(const hook_t *h, const ptm_mgau_t *s, const fast_eval_t *fe, int16_t *restrict senone_scores,
+                        const uint8_t *senone_active, int32_t n_senone_active)
+{
+    const int N = h->max_topn, n_feat = h->n_feat, n_sen = s->n_sen;
+    const uint8_t *table = h->logadd;
+    memset(senone_scores, 0, (size_t)n_sen * sizeof(int16_t));
+    int best = 0x7fffffff;
+    for (int i = 0, sen = 0; i < n_senone_active; i++) {
+        sen += senone_active[i];
+        const int cb = s->sen2cb[sen];
+        int ascore = 0;
+        for (int f = 0; f < n_feat; f++) {
+            const topn_t *topn = fe->topn[cb][f];
+            uint8_t *const *weights = s->mixw[f];
+            int fden = weights[topn[0].cw][sen] + topn[0].score;
+            for (int j = 1; j < N; j++) {
+                const int x = weights[topn[j].cw][sen] + topn[j].score;
+                fden = fden > x ? x - table[fden - x] : fden - table[x - fden];
+            }
+            ascore += fden;
+        }
+        if (ascore < best) best = ascore;
+        senone_scores[sen] = (int16_t)ascore;
+    }
+    for (int i = 0; i < n_sen; i++) senone_scores[i] = (int16_t)(senone_scores[i] - best);
+}
+
 static int fast_frame_eval(struct mgau *ps, int16_t *senone_scores, uint8_t *senone_active,
                            int32_t n_senone_active, mfcc_t **featbuf, int32_t frame, int32_t compallsen)
 {
@@ -761,7 +806,9 @@ static int fast_frame_eval(struct mgau *ps, int16_t *senone_scores, uint8_t *sen
             }
         }
     }
-    return library_mixes(h, ps, senone_scores, senone_active, n_senone_active, featbuf, frame, compallsen);
+    if (!h->logadd) return library_mixes(h, ps, senone_scores, senone_active, n_senone_active, featbuf, frame, compallsen);
+    mix_senones(h, s, fe, senone_scores, senone_active, n_senone_active);
+    return 0;
 }
 
 /* ---- Semi-continuous models: one codebook, its top-N per stream, a top-N beam ---- */
@@ -920,6 +967,8 @@ int kps_install(void *decoder, int share)
         for (size_t i = 0; i < (size_t)s->n_fast_hist * h->n_mgau; i++) h->since[i] = -1;
         for (int i = 0; i < s->n_fast_hist; i++) h->slot_frame[i] = -1;
         h->last_frame = -1;
+        const logadd_t *lmath = s->lmath_8b;
+        if (!s->mixw_cb && s->mixw && lmath && lmath->table && lmath->width == 1) h->logadd = lmath->table;
         if (checking) {
             if (!(h->shadow = malloc((size_t)h->n_mgau * h->n_feat * h->max_topn * sizeof(topn_t)))) {
                 hook_free(h);
