@@ -175,6 +175,7 @@ typedef struct {
     int32_t last_frame;      /* PTM: the last frame evaluated, -1 before the first */
     topn_t *shadow;          /* PTM, when checking: [cb][stream][N], every list as the library keeps it */
     const uint8_t *logadd;   /* PTM: the library's 8-bit log-add table, when the senones are mixed here */
+    uint8_t *weights;        /* PTM, then: [senone][stream][codeword], the mixture weights by senone */
     float *flat;             /* one frame's features, streams one after another */
     struct share_s *store;   /* the model's store, once a pass has shared (store_of) */
     uint64_t fingerprint;    /* the model's, for sharing between decoders of the same model */
@@ -656,10 +657,10 @@ static void mix_senones(const hook_t *h, const ptm_mgau_t *s, const fast_eval_t 
         int ascore = 0;
         for (int f = 0; f < n_feat; f++) {
             const topn_t *topn = fe->topn[cb][f];
-            uint8_t *const *weights = s->mixw[f];
-            int fden = weights[topn[0].cw][sen] + topn[0].score;
+            const uint8_t *weights = h->weights + ((size_t)sen * n_feat + f) * h->n_density;
+            int fden = weights[topn[0].cw] + topn[0].score;
             for (int j = 1; j < N; j++) {
-                const int x = weights[topn[j].cw][sen] + topn[j].score;
+                const int x = weights[topn[j].cw] + topn[j].score;
                 fden = fden > x ? x - table[fden - x] : fden - table[x - fden];
             }
             ascore += fden;
@@ -865,6 +866,7 @@ static void hook_free(hook_t *h)
     free(h->slot_frame);
     free(h->ring);
     free(h->shadow);
+    free(h->weights);
     free(h);
 }
 
@@ -968,7 +970,14 @@ int kps_install(void *decoder, int share)
         for (int i = 0; i < s->n_fast_hist; i++) h->slot_frame[i] = -1;
         h->last_frame = -1;
         const logadd_t *lmath = s->lmath_8b;
-        if (!s->mixw_cb && s->mixw && lmath && lmath->table && lmath->width == 1) h->logadd = lmath->table;
+        if (!s->mixw_cb && s->mixw && lmath && lmath->table && lmath->width == 1 &&
+            (h->weights = malloc((size_t)s->n_sen * h->n_feat * h->n_density))) {
+            h->logadd = lmath->table;
+            for (int f = 0; f < h->n_feat; f++)
+                for (int cw = 0; cw < h->n_density; cw++)
+                    for (int sen = 0; sen < s->n_sen; sen++)
+                        h->weights[((size_t)sen * h->n_feat + f) * h->n_density + cw] = s->mixw[f][cw][sen];
+        }
         if (checking) {
             if (!(h->shadow = malloc((size_t)h->n_mgau * h->n_feat * h->max_topn * sizeof(topn_t)))) {
                 hook_free(h);
