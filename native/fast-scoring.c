@@ -396,8 +396,8 @@ static inline int direct_topn_of(topn_t *topn, const int N, const float *d, int 
     return 1;
 }
 
-/* The list of a codebook's stream when no history decides it (1), written to `topn`; 0, and
- * `topn` partly written, when one does. */
+/* The list of a codebook's stream when no history decides it (1), written to `topn`; 0, with
+ * `topn` untouched, when one does. */
 __attribute__((target("avx2,popcnt")))
 static int direct_topn(topn_t *topn, int N, const float *d, int n)
 {
@@ -536,11 +536,13 @@ static share_head_t *share_find(share_t *x, const hook_t *h, const float *flat, 
  * sort: ties keep the order of the frame before). That history only matters where a list is
  * not found directly (ties), so an inactive codebook is left as it was, with the frame its
  * order belongs to (`since`), and brought up to date only when its history is read: when its
- * direct list fails, every RING_FRAMES frames (before the features it would need are gone),
+ * direct list fails, about every RING_FRAMES frames (before the features it needs are gone),
  * and before the library itself reads the lists (all senones scored, a past frame, a new
  * utterance continuing from the last lists). Its order at a frame whose scores of the listed
  * codewords all differ is theirs whatever came before, so it is re-scored from the latest such
- * frame, nearly always the last one.
+ * frame, nearly always the last one. Every list of every history slot stays within reach of
+ * the kept features: a list is brought up to date before it falls RING_FRAMES less the slots
+ * behind.
  */
 #define RING_FRAMES 64
 
@@ -691,9 +693,11 @@ static int fast_frame_eval(struct mgau *ps, int16_t *senone_scores, uint8_t *sen
     }
 
     const int N = h->max_topn, n_mgau = h->n_mgau, n_feat = h->n_feat;
-    /* A new utterance goes on from the lists of slot `from`, whatever frame they were for. */
+    /* A new utterance goes on from the lists of slot `from`, whatever frame they were for: every
+     * slot brought up to its frame while the features are there, and `from` taken as the frame
+     * before this one. */
     if (frame != h->last_frame + 1) {
-        catch_up_slot(h, from);
+        for (int slot = 0; slot < H; slot++) catch_up_slot(h, slot);
         for (int cb = 0; cb < n_mgau; cb++) h->since[(size_t)from * n_mgau + cb] = frame - 1;
         if (h->shadow) shadow_from(h, from);
     }
@@ -706,7 +710,7 @@ static int fast_frame_eval(struct mgau *ps, int16_t *senone_scores, uint8_t *sen
     /* Lists whose history would outlast the kept features are brought up to date; then this
      * frame's features are kept. */
     for (int cb = 0; cb < n_mgau; cb++) {
-        if (since[cb] > frame - RING_FRAMES) continue;
+        if (since[cb] > frame - RING_FRAMES + H) continue;
         for (int f = 0; f < n_feat; f++) {
             catch_up(h, fe->topn[cb][f], cb, f, since[cb], frame - 1);
             if (h->shadow) check_history(h, fe->topn[cb][f], cb, f);
@@ -957,7 +961,7 @@ int kps_install(void *decoder, int share)
     hook_t *h = NULL;
     if (strcmp(base->vt->name, "ptm") == 0) {
         ptm_mgau_t *s = (ptm_mgau_t *)base;
-        if (s->ds_ratio != 1 || s->n_fast_hist < 2 || !s->hist) return 0;
+        if (s->ds_ratio != 1 || s->n_fast_hist < 2 || s->n_fast_hist > RING_FRAMES / 2 || !s->hist) return 0;
         if (!(h = hook_new(base, s, s->g, s->max_topn))) return 0;
         h->since = malloc((size_t)s->n_fast_hist * h->n_mgau * sizeof(int32_t));
         h->slot_frame = malloc((size_t)s->n_fast_hist * sizeof(int32_t));
