@@ -92,9 +92,11 @@ for (const mode of ['on', 'scanned'] as const) {
       for (let i = 0; i < readings.length; i++) {
         const pcm = await readPcm(readings[i].file);
         const grammar = referenceGrammar(lexicon, readings[i].words);
+        // Readings of their own: no list comes from the other mode's passes over the same audio.
+        const reading = (mode === 'on' ? 3000 : 3100) + i;
         const expected = own.align('en', pcm, grammar, { phones: true, gop: true });
-        assert.deepEqual(checked.align('en', pcm, grammar, { phones: true, gop: true, reading: 3000 + i }), expected);
-        assert.deepEqual(checked.phoneLoop('en', pcm, { reading: 3000 + i }), own.phoneLoop('en', pcm));
+        assert.deepEqual(checked.align('en', pcm, grammar, { phones: true, gop: true, reading }), expected);
+        assert.deepEqual(checked.phoneLoop('en', pcm, { reading }), own.phoneLoop('en', pcm));
       }
       const after = historiesChecked();
       assert.ok(after.checked - before.checked > 500, `${after.checked - before.checked} lists checked`);
