@@ -176,7 +176,6 @@ typedef struct {
     topn_t *shadow;          /* PTM, when checking: [cb][stream][N], every list as the library keeps it */
     const uint8_t *logadd;   /* PTM: the library's 8-bit log-add table, when the senones are mixed here */
     uint8_t *weights;        /* PTM, then: [senone][stream][codeword], the mixture weights by senone */
-    float *flat;             /* one frame's features, streams one after another */
     struct share_s *store;   /* the model's store, once a pass has shared (store_of) */
     uint64_t fingerprint;    /* the model's, for sharing between decoders of the same model */
 } hook_t;
@@ -489,10 +488,9 @@ static inline topn_t *lists_of(const share_t *x, share_head_t *e)
     return (topn_t *)(features_of(e) + x->ceplen);
 }
 
-/* The frame's features, streams one after another, and their hash with the reading's (never 0). */
-static uint64_t frame_key(const hook_t *h, mfcc_t **featbuf, float *flat)
+/* The hash of a frame's features (streams one after another) with the reading's (never 0). */
+static uint64_t frame_key(const hook_t *h, const float *flat)
 {
-    for (int f = 0; f < h->n_feat; f++) memcpy(flat + h->featoff[f], featbuf[f], (size_t)h->featlen[f] * sizeof(float));
     uint64_t k = 0x9E3779B97F4A7C15ULL ^ current_reading * 0xFF51AFD7ED558CCDULL;
     const uint32_t *w = (const uint32_t *)flat;
     for (int i = 0; i < h->ceplen; i++) k = (k ^ w[i]) * 0x100000001B3ULL;
@@ -643,8 +641,8 @@ static void catch_up_slot(hook_t *h, int slot)
  * uncompressed mixture-weight table: every senone's score zeroed, each active senone's the sum
  * over streams of its codewords' weights plus scores, log-added (with the library's 8-bit
  * table), then every score less the best. The same integer operations; the last loop, over all
- * 5,126 senones of the English model at every frame, was a quarter of the library's mixing
- * and is vectorised here.
+ * 5,126 senones of the English model at every frame (a quarter of the library's mixing in one
+ * profile), is vectorised here.
  */
 static void mix_senones(const hook_t *h, const ptm_mgau_t *s, const fast_eval_t *fe, int16_t *restrict senone_scores,
                         const uint8_t *senone_active, int32_t n_senone_active)
@@ -717,7 +715,7 @@ static int fast_frame_eval(struct mgau *ps, int16_t *senone_scores, uint8_t *sen
         }
         since[cb] = frame - 1;
     }
-    float *kept = (float *)ring_at(h, frame);
+    float *kept = (float *)ring_at(h, frame); /* also the features the shared lists are keyed by */
     for (int f = 0; f < n_feat; f++) memcpy(kept + h->featoff[f], featbuf[f], (size_t)h->featlen[f] * sizeof(float));
 
     /* Active codebooks: those of the active senones. */
@@ -735,9 +733,9 @@ static int fast_frame_eval(struct mgau *ps, int16_t *senone_scores, uint8_t *sen
     uint32_t taken[MAX_CB / 32] = {0}, fresh[MAX_CB / 32] = {0};
     uint64_t key = 0;
     if (x) {
-        key = frame_key(h, featbuf, h->flat);
+        key = frame_key(h, kept);
         pthread_mutex_lock(lock_of(x, key));
-        share_head_t *e = share_find(x, h, h->flat, key, 0);
+        share_head_t *e = share_find(x, h, kept, key, 0);
         for (int cb = 0; e && cb < n_mgau; cb++) {
             if (!is_active(fe->mgau_active, cb) || !is_active(e->kept, cb)) continue;
             for (int f = 0; f < n_feat; f++) memcpy(fe->topn[cb][f], lists_of(x, e) + (size_t)cb * per_cb + (size_t)f * N, (size_t)N * sizeof(topn_t));
@@ -788,7 +786,7 @@ static int fast_frame_eval(struct mgau *ps, int16_t *senone_scores, uint8_t *sen
     /* The exact lists found now, kept for the reading's other passes. */
     if (any_fresh) {
         pthread_mutex_lock(lock_of(x, key));
-        share_head_t *e = share_find(x, h, h->flat, key, 1);
+        share_head_t *e = share_find(x, h, kept, key, 1);
         for (int cb = 0; cb < n_mgau; cb++) {
             if (!is_active(fresh, cb) || is_active(e->kept, cb)) continue;
             for (int f = 0; f < n_feat; f++) memcpy(lists_of(x, e) + (size_t)cb * per_cb + (size_t)f * N, fe->topn[cb][f], (size_t)N * sizeof(topn_t));
@@ -865,7 +863,6 @@ static void hook_free(hook_t *h)
     free(h->var_t);
     free(h->scores);
     free(h->before_last);
-    free(h->flat);
     free(h->since);
     free(h->slot_frame);
     free(h->ring);
@@ -917,8 +914,7 @@ static hook_t *hook_new(mgau_base_t *base, void *model, gauden_t *g, int max_top
     h->var_t = lines_of(per_cb * h->n_mgau * sizeof(float));
     h->scores = lines_of((size_t)h->n_mgau * h->n_feat * h->n_density * sizeof(float));
     h->before_last = lines_of((size_t)h->n_feat * h->n_density * sizeof(float));
-    h->flat = lines_of((size_t)h->ceplen * sizeof(float));
-    if (!h->mean_t || !h->var_t || !h->scores || !h->before_last || !h->flat) {
+    if (!h->mean_t || !h->var_t || !h->scores || !h->before_last) {
         hook_free(h);
         return NULL;
     }
