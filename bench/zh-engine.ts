@@ -1,6 +1,7 @@
 /**
  * CPU cost of scoring one Mandarin sentence of about 5 s (AISHELL S0150 sentences of 4.5–5.5 s),
- * after a warm-up, per stage (as the engine runs them: pitch over the aligned reading only) and
+ * after a warm-up, per stage (as the engine runs them: the recording's pitch analysed once for
+ * the reader's voice, then tracked over the aligned reading) and
  * in total: medians over the sentences. CPU time is the process's
  * user + system time (the in-process backend decodes on the calling thread). Then a passage of
  * about 60 s (S0150 sentences joined with 。): CPU in-thread, and wall time for the sentences
@@ -19,7 +20,9 @@ import { competeAll, createMandarinEngine, insertionsOf } from '../src/zh/engine
 import { syllableTable } from '../src/zh/engine/syllables.js';
 import { analyzeZhText } from '../src/zh/engine/text.js';
 import { classifyTone, loadToneModel } from '../src/zh/tone/classifier.js';
-import { pitchContext, readingSpan, toneEvidence } from '../src/zh/tone/extract.js';
+import { pitchContext, readerVoice, readingSpan, toneEvidence } from '../src/zh/tone/extract.js';
+import { PitchAnalysis } from '../src/dsp/pitch.js';
+import { forReading } from '../src/acoustic/types.js';
 import { partsHeard, spectraOf } from '../src/zh/engine/parts.js';
 import { loadPartModel } from '../src/zh/parts/classifier.js';
 
@@ -76,19 +79,28 @@ async function main(): Promise<void> {
     const audio = await decodeAudio(fs.readFileSync(path.join(DATA, `${id}.flac`)));
     if (audio.durationSec >= 4.5 && audio.durationSec <= 5.5) picked.push({ text, audio });
   }
-  const stages: Record<string, number[]> = { align: [], compete: [], insertion: [], tone: [], parts: [], total: [] };
+  const stages: Record<string, number[]> = { voice: [], align: [], compete: [], insertion: [], tone: [], parts: [], total: [] };
   for (const [n, { text, audio }] of picked.entries()) {
     const config = parseEvaluationConfig({ coreType: 'sentence', language: 'zh-CN', referenceText: text });
     const zh = analyzeZhText(text);
     const labels = zh.read.map((r) => zh.tokens[r].syllable);
-    const [al, tAlign] = await cpuMs(() => alignWithOmissions(backend, table, labels, audio.pcm));
-    const [, tComp] = await cpuMs(() => competeAll(backend, table, audio.pcm, al, [...labels], 0));
-    const [, tIns] = await cpuMs(() => insertionsOf(backend, table, audio.pcm, al, labels));
-    const [, tTone] = await cpuMs(async () => toneEvidence(pitchContext(audio.pcm, 16000, readingSpan(al.syllables)), al.syllables, zh.read.map((r) => zh.tokens[r].sandhiTone)).features.map((f) => (f ? classifyTone(model, f) : null)));
+    // As the engine runs them: the passes as one reading, the pitch analysed once for the
+    // reader's voice (`voice`) and then tracked over the reading's span (`tone`).
+    const reading = forReading(backend);
+    const [pitch, tVoice] = await cpuMs(async () => {
+      const analysis = new PitchAnalysis(audio.pcm, audio.sampleRate);
+      readerVoice(analysis);
+      return analysis;
+    });
+    const [al, tAlign] = await cpuMs(() => alignWithOmissions(reading, table, labels, audio.pcm));
+    const [, tComp] = await cpuMs(() => competeAll(reading, table, audio.pcm, al, [...labels], 0));
+    const [, tIns] = await cpuMs(() => insertionsOf(reading, table, audio.pcm, al, labels));
+    const [, tTone] = await cpuMs(async () => toneEvidence(pitchContext(pitch, readingSpan(al.syllables)), al.syllables, zh.read.map((r) => zh.tokens[r].sandhiTone)).features.map((f) => (f ? classifyTone(model, f) : null)));
     // The initial and final classifiers over every aligned character, the spectra included (the engine asks for the same characters, less those the second look put back).
     const [, tParts] = await cpuMs(async () => partsHeard(spectraOf(audio.pcm), table, partModels, al.syllables, labels, () => true));
     const [, tTotal] = await cpuMs(async () => presentReadAloud(await engine.assess(config, audio), config));
     if (n === 0) continue; // warm-up
+    stages.voice.push(tVoice);
     stages.align.push(tAlign);
     stages.compete.push(tComp);
     stages.insertion.push(tIns);

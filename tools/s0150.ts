@@ -14,6 +14,7 @@ import { alignReading, type ReadingAlignment } from '../src/zh/engine/align.js';
 import { syllableTable } from '../src/zh/engine/syllables.js';
 import { analyzeZhText, type ZhText } from '../src/zh/engine/text.js';
 import { readerVoice } from '../src/zh/tone/extract.js';
+import { PitchAnalysis } from '../src/dsp/pitch.js';
 
 export const REPO = path.resolve(import.meta.dirname, '..');
 export const DATA = path.resolve(REPO, '..', 'shared', 'data', 'zh', 'aishell-s0150');
@@ -87,7 +88,7 @@ export async function alignedUtterances<T>(
     }
     if (zh.tokens.some((t) => t.charType !== 0 && t.charType !== 1)) continue;
     const audio = await readAudio(id, rendering);
-    const aligner = voice ? withVoice(backend, readerVoice(audio.pcm, audio.sampleRate)) : backend;
+    const aligner = voice ? withVoice(backend, readerVoice(new PitchAnalysis(audio.pcm, audio.sampleRate))) : backend;
     const al = await alignReading(aligner, table, zh.read.map((i) => zh.tokens[i].syllable), audio.pcm, { gop: false, optional: false });
     const record = al.ok ? make({ id, zh, audio, al }) : null;
     if (record !== null) out.push(record);

@@ -33,6 +33,7 @@ import fs from 'node:fs';
 import type { AlignedSyllable } from '../src/zh/engine/align.js';
 import { analyzeZhText } from '../src/zh/engine/text.js';
 import { pitchContext, readingSpan, toneEvidence } from '../src/zh/tone/extract.js';
+import { PitchAnalysis } from '../src/dsp/pitch.js';
 import { RANGE_FLOOR_ST } from '../src/zh/tone/features.js';
 import { classifyTone, classifyTones, contextInput, isJudgedTone, MODEL_PATH, type ToneModel, type ToneStages } from '../src/zh/tone/classifier.js';
 import { acceptedTones } from '../src/zh/engine/sandhi.js';
@@ -56,7 +57,7 @@ function extract(limit: number, voice: boolean, rendering: Rendering | null = nu
     limit,
     rendering,
     ({ id, zh, audio, al }) => {
-      const ctx = pitchContext(audio.pcm, audio.sampleRate, readingSpan(al.syllables));
+      const ctx = pitchContext(new PitchAnalysis(audio.pcm, audio.sampleRate), readingSpan(al.syllables));
       if (!ctx) return null;
       return {
         id,

@@ -22,7 +22,7 @@
  * Frames: frame i describes the interval [i·hop, (i+1)·hop) — its analysis window is centred
  * at (i + 0.5)·hop — so frame indices line up with the 10 ms frames of the aligner.
  */
-import { decimate } from './resample.js';
+import { decimate, decimatePart, fullReachOutputs } from './resample.js';
 import { cmndf, frameCandidates, FrameCorrelations, type Candidates } from './yin.js';
 import { viterbiPath } from './pitch-viterbi.js';
 
@@ -79,6 +79,24 @@ function toFloat(pcm: Int16Array | Float32Array): Float32Array {
  *   const st = toSemitones(f0, speakerPitchStats(f0).medianHz);
  */
 export function trackPitch(pcm: Int16Array | Float32Array, sampleRate: number, opts: PitchOptions = {}): PitchTrack {
+  return new PitchAnalysis(pcm, sampleRate, opts).track();
+}
+
+/** The tracker's constants for one sample rate and set of options. */
+interface Setup {
+  factor: number;
+  /** Analysis rate after decimation, Hz. */
+  fs: number;
+  hopMs: number;
+  /** Frame step at the analysis rate, samples (a whole number for the usual rates and hops). */
+  hop: number;
+  minLag: number;
+  maxLag: number;
+  win: number;
+  shareFrames: boolean;
+}
+
+function setupFor(sampleRate: number, opts: PitchOptions): Setup {
   const minHz = opts.minHz ?? 60;
   const maxHz = opts.maxHz ?? 500;
   const hopMs = opts.hopMs ?? 10;
@@ -86,61 +104,183 @@ export function trackPitch(pcm: Int16Array | Float32Array, sampleRate: number, o
     throw new RangeError('trackPitch: sampleRate, minHz < maxHz and hopMs must be positive');
   }
   const factor = Math.max(1, Math.floor(sampleRate / ANALYSIS_RATE));
-  const x = decimate(toFloat(pcm), factor);
   const fs = sampleRate / factor;
-  const nFrames = Math.floor((pcm.length * 1000) / sampleRate / hopMs);
-  const f0 = new Float32Array(nFrames);
-  const voicing = new Float32Array(nFrames);
-  if (nFrames === 0) return { f0, voicing, levelDb: new Float32Array(0), hopMs };
-
   const minLag = Math.max(2, Math.floor(fs / maxHz));
   const maxLag = Math.ceil(fs / minHz);
   // Integration window: 25 ms as in the YIN paper, and never shorter than the longest period.
   const win = Math.max(Math.round(fs * 0.025), maxLag + 1);
-  const cands: Candidates = {
-    lag: new Float32Array(nFrames * MAX_CANDIDATES),
-    prob: new Float32Array(nFrames * MAX_CANDIDATES),
-    count: new Uint8Array(nFrames),
-    perFrame: MAX_CANDIDATES,
-  };
+  return { factor, fs, hopMs, hop: (hopMs * fs) / 1000, minLag, maxLag, win, shareFrames: opts.shareFrames !== false };
+}
 
-  // Running sum of squares (float64: the sums grow over long files).
-  const sq = new Float64Array(x.length + 1);
-  for (let i = 0; i < x.length; i++) sq[i + 1] = sq[i] + x[i] * x[i];
-  const rms = frameRms(sq, nFrames, hopMs, fs, win, x.length);
-  const gate = Math.max(ABSOLUTE_SILENCE_RMS, percentile(rms, 0.95) * 10 ** (-RELATIVE_SILENCE_DB / 20));
+/**
+ * The per-frame work on one decimated signal: each frame's F0 candidates, computed when first
+ * asked for and kept.
+ */
+class FrameAnalyser {
+  readonly cands: Candidates;
+  private readonly analysed: Uint8Array;
+  private readonly shared: FrameCorrelations | null;
+  private readonly first: number;
+  private readonly span: number;
+  private readonly seg: Float64Array;
+  private readonly segSq: Float64Array;
+  private readonly d: Float32Array;
 
-  const d = new Float32Array(maxLag + 2);
-  const span = win + maxLag + 2;
-  const seg = new Float64Array(span);
-  const segSq = new Float64Array(span + 1);
-  const segStart = (i: number) => Math.round(((i + 0.5) * hopMs * fs) / 1000 - (win + maxLag) / 2);
-  const hop = (hopMs * fs) / 1000;
-  const first = segStart(0);
-  const shared = opts.shareFrames !== false && FrameCorrelations.applies(hop, win) ? new FrameCorrelations(x, first, hop, nFrames, win, maxLag) : null;
-  for (let i = 0; i < nFrames; i++) {
-    if (rms[i] < gate) continue;
-    const start = segStart(i);
+  constructor(
+    /** The input's length before decimation, samples. */
+    readonly inputLength: number,
+    readonly x: Float32Array,
+    readonly frames: number,
+    private readonly s: Setup,
+  ) {
+    this.cands = { lag: new Float32Array(frames * MAX_CANDIDATES), prob: new Float32Array(frames * MAX_CANDIDATES), count: new Uint8Array(frames), perFrame: MAX_CANDIDATES };
+    this.analysed = new Uint8Array(frames);
+    this.first = this.segStart(0);
+    this.span = s.win + s.maxLag + 2;
+    this.seg = new Float64Array(this.span);
+    this.segSq = new Float64Array(this.span + 1);
+    this.d = new Float32Array(s.maxLag + 2);
+    this.shared = s.shareFrames && FrameCorrelations.applies(s.hop, s.win) ? new FrameCorrelations(x, this.first, s.hop, frames, s.win, s.maxLag) : null;
+  }
+
+  /** First sample of frame i's segment (win + maxLag + 2 samples centred on the frame). */
+  segStart(i: number): number {
+    const { hopMs, fs, win, maxLag } = this.s;
+    return Math.round(((i + 0.5) * hopMs * fs) / 1000 - (win + maxLag) / 2);
+  }
+
+  /** True when frame i's segment lies within samples [lo, hi) of the signal. */
+  segmentWithin(i: number, lo: number, hi: number): boolean {
+    const start = this.segStart(i);
+    return start >= lo && start + this.span <= hi;
+  }
+
+  /**
+   * Frame i's candidates (into `cands` at frame i), once. `alone`: a frame of a signal that
+   * asks for few of its frames takes its shared correlations on its own
+   * (FrameCorrelations.single: the same sums) instead of its chunk's.
+   */
+  analyse(i: number, alone = false): void {
+    if (this.analysed[i]) return;
+    const { x, seg, segSq, span, shared } = this;
+    const start = this.segStart(i);
     for (let k = 0; k < span; k++) {
       const j = start + k;
       seg[k] = j >= 0 && j < x.length ? x[j] : 0;
       segSq[k + 1] = segSq[k] + seg[k] * seg[k];
     }
     // A frame whose rounded start is off the shared grid (hops like 12.5 ms) is computed on its own.
-    cmndf(seg, segSq, win, maxLag, d, shared && start === first + i * hop ? shared.of(i) : undefined);
-    frameCandidates(d, minLag, maxLag, i, cands);
-    let pv = 0;
-    for (let c = 0; c < cands.count[i]; c++) pv += cands.prob[i * MAX_CANDIDATES + c];
-    voicing[i] = Math.min(1, pv);
+    const r = shared && start === this.first + i * this.s.hop ? (alone ? shared.single(i) : shared.of(i)) : undefined;
+    cmndf(seg, segSq, this.s.win, this.s.maxLag, this.d, r);
+    frameCandidates(this.d, this.s.minLag, this.s.maxLag, i, this.cands);
+    this.analysed[i] = 1;
+  }
+}
+
+/**
+ * A recording analysed for pitch once, for tracks over any stretch of it. `track(from, to)`
+ * gives exactly what `trackPitch` gives for the samples of frames [from, to) alone (the level
+ * gate, the voicing and the path are the stretch's own), but takes the F0 candidates of the
+ * frames whose analysis window sees the same samples from the recording's analysis, so a
+ * stretch of frames already analysed costs little more than its path.
+ */
+export class PitchAnalysis {
+  private readonly s: Setup;
+  /** The recording as floats, and its analysis. */
+  private readonly samples: Float32Array;
+  private readonly whole: FrameAnalyser;
+  /** Input samples per frame. */
+  private readonly hopIn: number;
+
+  constructor(
+    pcm: Int16Array | Float32Array,
+    private readonly sampleRate: number,
+    opts: PitchOptions = {},
+  ) {
+    this.s = setupFor(sampleRate, opts);
+    this.hopIn = (sampleRate * this.s.hopMs) / 1000;
+    this.samples = toFloat(pcm);
+    const x = decimate(this.samples, this.s.factor);
+    this.whole = new FrameAnalyser(pcm.length, x, this.frames(pcm.length), this.s);
   }
 
-  const choice = viterbiPath(cands, voicing, nFrames);
-  for (let i = 0; i < nFrames; i++) {
-    const c = choice[i];
-    f0[i] = c < 0 ? 0 : fs / cands.lag[i * MAX_CANDIDATES + c];
+  /** Frames of the recording. */
+  get frameCount(): number {
+    return this.whole.frames;
   }
-  repairOctaves(f0, voicing, cands, fs);
-  return { f0, voicing, levelDb: rms.map((r) => 20 * Math.log10(Math.max(ABSOLUTE_SILENCE_RMS, r))), hopMs };
+
+  private frames(samples: number): number {
+    return Math.floor((samples * 1000) / this.sampleRate / this.s.hopMs);
+  }
+
+  /**
+   * Without a stretch, the whole recording's track (`trackPitch`: the samples after its last
+   * whole frame included); with one, the track of the samples of frames [from, to) alone,
+   * frame 0 being `from`.
+   */
+  track(stretch?: { from: number; to: number }): PitchTrack {
+    if (!stretch) return this.trackOn(this.whole, null);
+    const from = Math.max(0, Math.min(this.whole.frames, Math.floor(stretch.from)));
+    const to = Math.max(from, Math.min(this.whole.frames, Math.floor(stretch.to)));
+    const samples = this.samples.subarray(Math.round(from * this.hopIn), Math.round(to * this.hopIn));
+    // Unless a frame is a whole number of analysed samples, the stretch's samples do not line up with the recording's.
+    const aligned = Number.isInteger(this.hopIn / this.s.factor);
+    const x = aligned ? decimatePart(samples, this.s.factor, this.whole.x, (from * this.hopIn) / this.s.factor) : decimate(samples, this.s.factor);
+    return this.trackOn(new FrameAnalyser(samples.length, x, this.frames(samples.length), this.s), aligned ? from : null);
+  }
+
+  /**
+   * The track of `a`'s signal. `offset`: `a` is the stretch starting at that frame of the
+   * recording, and its frames whose segment sees only samples equal in both signals (clear
+   * of the stretch's ends by the decimation filter's reach) take the recording's candidates.
+   */
+  private trackOn(a: FrameAnalyser, offset: number | null): PitchTrack {
+    const { fs, hopMs, win, factor } = this.s;
+    const n = a.frames;
+    const f0 = new Float32Array(n);
+    const voicing = new Float32Array(n);
+    if (n === 0) return { f0, voicing, levelDb: new Float32Array(0), hopMs };
+    // Running sum of squares (float64: the sums grow over long files).
+    const sq = new Float64Array(a.x.length + 1);
+    for (let i = 0; i < a.x.length; i++) sq[i + 1] = sq[i] + a.x[i] * a.x[i];
+    const rms = frameRms(sq, n, hopMs, fs, win, a.x.length);
+    const gate = Math.max(ABSOLUTE_SILENCE_RMS, percentile(rms, 0.95) * 10 ** (-RELATIVE_SILENCE_DB / 20));
+
+    const cands: Candidates = offset === null ? a.cands : { lag: new Float32Array(n * MAX_CANDIDATES), prob: new Float32Array(n * MAX_CANDIDATES), count: new Uint8Array(n), perFrame: MAX_CANDIDATES };
+    const [lo, hi] = offset === null ? [0, 0] : fullReachOutputs(a.inputLength, factor);
+    const at = offset === null ? 0 : (offset * this.hopIn) / factor;
+    for (let i = 0; i < n; i++) {
+      if (rms[i] < gate) continue;
+      if (offset === null) a.analyse(i);
+      else if (a.segmentWithin(i, lo, hi) && this.whole.segStart(offset + i) === a.segStart(i) + at) {
+        this.whole.analyse(offset + i);
+        copyCandidates(this.whole.cands, offset + i, cands, i);
+      } else {
+        a.analyse(i, true);
+        copyCandidates(a.cands, i, cands, i);
+      }
+      let pv = 0;
+      for (let c = 0; c < cands.count[i]; c++) pv += cands.prob[i * MAX_CANDIDATES + c];
+      voicing[i] = Math.min(1, pv);
+    }
+
+    const choice = viterbiPath(cands, voicing, n);
+    for (let i = 0; i < n; i++) {
+      const c = choice[i];
+      f0[i] = c < 0 ? 0 : fs / cands.lag[i * MAX_CANDIDATES + c];
+    }
+    repairOctaves(f0, voicing, cands, fs);
+    return { f0, voicing, levelDb: rms.map((r) => 20 * Math.log10(Math.max(ABSOLUTE_SILENCE_RMS, r))), hopMs };
+  }
+}
+
+function copyCandidates(from: Candidates, i: number, to: Candidates, j: number): void {
+  const count = from.count[i];
+  to.count[j] = count;
+  for (let c = 0; c < count; c++) {
+    to.lag[j * to.perFrame + c] = from.lag[i * from.perFrame + c];
+    to.prob[j * to.perFrame + c] = from.prob[i * from.perFrame + c];
+  }
 }
 
 function frameRms(sq: Float64Array, nFrames: number, hopMs: number, fs: number, win: number, n: number): Float32Array {

@@ -32,11 +32,36 @@ function kernel(factor: number): Float32Array {
 /** Low-passes and keeps every `factor`-th sample. `factor` 1 returns the input unchanged. */
 export function decimate(x: Float32Array, factor: number): Float32Array {
   if (factor <= 1) return x;
+  const out = new Float32Array(Math.floor(x.length / factor));
+  filterInto(x, factor, out, 0, out.length);
+  return out;
+}
+
+/**
+ * `decimate(part, factor)` for a stretch of a signal whose decimation `whole` is known, `part`
+ * starting at sample `at · factor` of that signal: the outputs whose filter lies wholly inside
+ * the stretch are taken from `whole` (the same sums, `fullReachOutputs`), only those near its
+ * ends are computed.
+ */
+export function decimatePart(part: Float32Array, factor: number, whole: Float32Array, at: number): Float32Array {
+  if (factor <= 1) return part;
+  const out = new Float32Array(Math.floor(part.length / factor));
+  const [lo, hi] = fullReachOutputs(part.length, factor);
+  if (hi <= lo) {
+    filterInto(part, factor, out, 0, out.length);
+    return out;
+  }
+  out.set(whole.subarray(at + lo, at + hi), lo);
+  filterInto(part, factor, out, 0, lo);
+  filterInto(part, factor, out, hi, out.length);
+  return out;
+}
+
+/** Outputs [from, to) of the decimation of `x` into `out`. */
+function filterInto(x: Float32Array, factor: number, out: Float32Array, from: number, to: number): void {
   const h = kernel(factor);
   const mid = (h.length - 1) / 2;
-  const n = Math.floor(x.length / factor);
-  const out = new Float32Array(n);
-  for (let o = 0; o < n; o++) {
+  for (let o = from; o < to; o++) {
     const c = o * factor;
     let acc = 0;
     const lo = Math.max(0, mid - c);
@@ -56,5 +81,16 @@ export function decimate(x: Float32Array, factor: number): Float32Array {
     for (; k < hi; k++) acc += h[k] * x[at + k];
     out[o] = acc + a1 + a2 + a3;
   }
-  return out;
+}
+
+/**
+ * The outputs [lo, hi) of `decimate` on `n` samples whose filter sum lies wholly inside the
+ * input. Each equals, bit for bit, the output at the same place of the decimation of any
+ * longer signal that holds these samples at a whole number of `factor`-sample steps.
+ */
+export function fullReachOutputs(n: number, factor: number): [number, number] {
+  const outputs = Math.floor(n / Math.max(1, factor));
+  if (factor <= 1) return [0, outputs];
+  const mid = TAPS_PER_SIDE * factor;
+  return [Math.ceil(mid / factor), Math.min(outputs, Math.floor((n - mid - 1) / factor) + 1)];
 }

@@ -76,6 +76,8 @@ export class FrameCorrelations {
   private readonly block: number;
   private readonly r: Float64Array;
   private readonly q: Float64Array;
+  /** r(τ) of the frame `single` computed last. */
+  private readonly one: Float64Array;
   private chunk = -1;
 
   /**
@@ -98,6 +100,7 @@ export class FrameCorrelations {
     const n = FrameCorrelations.CHUNK_FRAMES;
     this.r = new Float64Array(n * (maxLag + 2));
     this.q = new Float64Array(((n - 1) * hop + win) / this.block + 1);
+    this.one = new Float64Array(maxLag + 2);
   }
 
   /** True when the hop and window share blocks long enough for the sharing to pay. */
@@ -111,6 +114,27 @@ export class FrameCorrelations {
     const chunk = Math.floor(i / n);
     if (chunk !== this.chunk) this.fill(chunk);
     return { r: this.r, base: (i - chunk * n) * (this.maxLag + 2) };
+  }
+
+  /**
+   * r(τ) of frame i alone, each the same sum of the same block products as `of` gives, for a
+   * caller that needs few frames of this signal (its chunk would cost a chunk's frames).
+   */
+  single(i: number): { r: Float64Array; base: number } {
+    const { padded: x, block: g, hop, win, maxLag } = this;
+    const perWin = win / g;
+    const r = this.one;
+    for (let tau = 1; tau <= maxLag + 1; tau++) {
+      const a = Math.max(0, (maxLag - tau) >> 1);
+      const origin = this.pad + this.first + i * hop + a;
+      let sum = 0;
+      for (let k = 0; k < perWin; k++) {
+        const p = origin + k * g;
+        sum += crossCorrelation(x, p, p + tau, g);
+      }
+      r[tau] = sum;
+    }
+    return { r, base: 0 };
   }
 
   private fill(chunk: number): void {

@@ -16,7 +16,7 @@ import { analyzeZhText } from '../../src/zh/engine/text.js';
 import { classifyTone, classifyTones, loadToneModel } from '../../src/zh/tone/classifier.js';
 import { judgedTones } from '../../src/zh/engine/sandhi.js';
 import { pitchContext, readingSpan, toneEvidence } from '../../src/zh/tone/extract.js';
-import { speakerPitchStats } from '../../src/dsp/pitch.js';
+import { PitchAnalysis, speakerPitchStats } from '../../src/dsp/pitch.js';
 import { SHARED_DATA_DIR, testConfig } from '../helpers/app.js';
 
 const OTHER = { file: path.join(SHARED_DATA_DIR, 'zh', 'fireredasr', 'BAC009S0764W0121.wav'), text: '甚至出现交易几乎停滞的情况' };
@@ -42,7 +42,7 @@ after(async () => {
 });
 
 test('another speaker: most tones are recognised (chance is 25%)', (t) => {
-  const ev = toneEvidence(pitchContext(audio.pcm, audio.sampleRate), syllables, expected);
+  const ev = toneEvidence(pitchContext(new PitchAnalysis(audio.pcm, audio.sampleRate)), syllables, expected);
   const model = loadToneModel();
   const probs = classifyTones(model, ev.features, judgedMask());
   let judged = 0;
@@ -63,7 +63,7 @@ test('another speaker: most tones are recognised (chance is 25%)', (t) => {
 });
 
 test('the second stage reads the judged neighbours: a posterior moves with theirs, not with an unjudged one', () => {
-  const ev = toneEvidence(pitchContext(audio.pcm, audio.sampleRate), syllables, expected);
+  const ev = toneEvidence(pitchContext(new PitchAnalysis(audio.pcm, audio.sampleRate)), syllables, expected);
   const model = loadToneModel();
   assert.ok(model.context, 'the shipped model has a second stage');
   const judged = judgedMask();
@@ -86,7 +86,7 @@ test('the second stage reads the judged neighbours: a posterior moves with their
 });
 
 test('features do not depend on the register: the same reading 5 semitones higher gives the same features', () => {
-  const ctx = pitchContext(audio.pcm, audio.sampleRate)!;
+  const ctx = pitchContext(new PitchAnalysis(audio.pcm, audio.sampleRate))!;
   const f0 = ctx.f0.map((v) => v * 2 ** (5 / 12));
   const higher = { ...ctx, f0, medianHz: speakerPitchStats(f0, ctx.voicing, 0.3).medianHz };
   const a = toneEvidence(ctx, syllables, expected).features;
@@ -100,15 +100,15 @@ test('features do not depend on the register: the same reading 5 semitones highe
 
 test('a reading with no voiced pitch gives no tone evidence rather than a guess', () => {
   const silent = new Int16Array(audio.pcm.length);
-  assert.equal(pitchContext(silent, audio.sampleRate), null);
+  assert.equal(pitchContext(new PitchAnalysis(silent, audio.sampleRate)), null);
   assert.ok(toneEvidence(null, syllables, expected).features.every((f) => f === null));
 });
 
 test('pitch tracked over the reading span only gives the same tone features as over the whole recording', () => {
   const span = readingSpan(syllables)!;
   assert.ok(span.startFrame > 0 || span.endFrame < audio.pcm.length / 160, 'the recording has silence around the reading');
-  const whole = toneEvidence(pitchContext(audio.pcm, audio.sampleRate), syllables, expected).features;
-  const part = toneEvidence(pitchContext(audio.pcm, audio.sampleRate, span), syllables, expected).features;
+  const whole = toneEvidence(pitchContext(new PitchAnalysis(audio.pcm, audio.sampleRate)), syllables, expected).features;
+  const part = toneEvidence(pitchContext(new PitchAnalysis(audio.pcm, audio.sampleRate), span), syllables, expected).features;
   whole.forEach((f, k) => {
     assert.equal(f === null, part[k] === null);
     // Tolerance 0.05 (semitones, dB, log frames): the tracker's loudness gate and smoothing see

@@ -11,10 +11,11 @@
  *   const body = presentReadAloud(assessment, evaluationConfig, { readtypeDiagnosis: false });
  */
 import { frameWeightedGop } from '../../acoustic/gop.js';
-import { withVoice, type AcousticBackend } from '../../acoustic/types.js';
+import { forReading, withVoice, type AcousticBackend } from '../../acoustic/types.js';
 import { analyzeQuality } from '../../audio/quality.js';
 import { isWideband } from '../../audio/bandwidth.js';
 import type { DecodedAudio } from '../../audio/decode.js';
+import { PitchAnalysis } from '../../dsp/pitch.js';
 import type { Assessment } from '../../assessment/types.js';
 import { MAX_REFERENCE_CHARS, type EvaluationConfig } from '../../evaluation/config.js';
 import { invalid } from '../../errors.js';
@@ -67,14 +68,17 @@ async function assess(
   audio: DecodedAudio,
 ): Promise<Assessment> {
   const text = analyzeRequestText(config);
-  // Every pass decodes with the front end normalised for the reader's voice (acoustic/sphinx/vtln.ts).
-  const backend = withVoice(shared, readerVoice(audio.pcm, audio.sampleRate));
+  // Every pass decodes with the front end normalised for the reader's voice (acoustic/sphinx/vtln.ts),
+  // as one reading: passes over the same samples share their cepstra.
+  // The recording is analysed for pitch once: the reader's voice now, the reading's span later.
+  const pitchAnalysis = new PitchAnalysis(audio.pcm, audio.sampleRate);
+  const backend = forReading(withVoice(shared, readerVoice(pitchAnalysis)));
   const labels = text.read.map((i) => text.tokens[i].syllable);
   const quality = analyzeQuality(audio.pcm, audio.sampleRate).warnings;
   const al = await alignWithOmissions(backend, table, labels, audio.pcm, text.read.map((i) => text.tokens[i].clause));
   const heardLabels = [...labels];
   const recovered = al.ok ? await recoverAll(backend, table, audio.pcm, al, labels, config.slack) : { others: new Map<number, string>(), reduced: new Set<number>() };
-  const pitch = pitchOfSpan(audio.pcm, audio.sampleRate);
+  const pitch = pitchOfSpan(pitchAnalysis);
   const fixedChars = new Set([...recovered.reduced, ...recovered.others.keys()]);
   if (al.ok) await placeSkipped(backend, table, audio.pcm, pitch, models.tone, text, al, labels, fixedChars);
   const comps = al.ok ? await competeAll(backend, table, audio.pcm, al, heardLabels, config.slack, recovered) : [];

@@ -3,7 +3,7 @@
  * from it, and one feature vector per aligned syllable (null where there is no voiced final).
  * Shared by the engine and the training tool so both see exactly the same features.
  */
-import { speakerPitchStats, trackPitch } from '../../dsp/pitch.js';
+import { speakerPitchStats, type PitchAnalysis } from '../../dsp/pitch.js';
 import type { VoiceOptions } from '../../acoustic/types.js';
 import type { AlignedSyllable } from '../engine/align.js';
 import { normalisedTrack, RANGE_FLOOR_ST, TONE_CONTEXT, toneFeatures, type PitchContext, type SyllableSpan } from './features.js';
@@ -33,14 +33,15 @@ export function readingSpan(syllables: readonly (AlignedSyllable | null)[]): { s
 
 /**
  * Pitch and level of an utterance (of `span` only when given: frames outside it are unvoiced
- * and at the silence floor, so the arrays keep the utterance's frame indexing).
+ * and at the silence floor, so the arrays keep the utterance's frame indexing). `pitch` is the
+ * recording's analysis (dsp/pitch.ts `PitchAnalysis`): the spans and the whole of one
+ * recording are tracked from one analysis.
  */
-export function pitchContext(pcm: Int16Array, sampleRate: number, span?: { startFrame: number; endFrame: number }): PitchContext | null {
-  const hop = Math.round(sampleRate / 100);
-  const frames = Math.floor(pcm.length / hop);
+export function pitchContext(pitch: PitchAnalysis, span?: { startFrame: number; endFrame: number }): PitchContext | null {
+  const frames = pitch.frameCount;
   const from = span ? Math.min(frames, span.startFrame) : 0;
   const to = span ? Math.min(frames, Math.max(from, span.endFrame)) : frames;
-  const part = trackPitch(pcm.subarray(from * hop, to * hop), sampleRate);
+  const part = pitch.track({ from, to });
   const place = (x: Float32Array, fill: number) => {
     if (from === 0 && x.length === frames) return x;
     const out = new Float32Array(frames).fill(fill);
@@ -59,19 +60,19 @@ export function pitchContext(pcm: Int16Array, sampleRate: number, span?: { start
  * The reader's voice for the acoustic passes (acoustic/types.ts `withVoice`): the median pitch
  * of the whole recording, known before anything is aligned.
  */
-export function readerVoice(pcm: Int16Array, sampleRate: number): VoiceOptions {
-  return { speakerF0: pitchContext(pcm, sampleRate)?.medianHz };
+export function readerVoice(pitch: PitchAnalysis): VoiceOptions {
+  return { speakerF0: pitchContext(pitch)?.medianHz };
 }
 
 /** The pitch context of a reading's span, tracked once per span (the span moves when characters do). */
 export type PitchOfSpan = (syllables: readonly (AlignedSyllable | null)[]) => PitchContext | null;
 
-export function pitchOfSpan(pcm: Int16Array, sampleRate: number): PitchOfSpan {
+export function pitchOfSpan(pitch: PitchAnalysis): PitchOfSpan {
   let last: { key: string; ctx: PitchContext | null } | null = null;
   return (syllables) => {
     const span = readingSpan(syllables);
     const key = span ? `${span.startFrame}:${span.endFrame}` : '';
-    if (last?.key !== key) last = { key, ctx: pitchContext(pcm, sampleRate, span) };
+    if (last?.key !== key) last = { key, ctx: pitchContext(pitch, span) };
     return last.ctx;
   };
 }
