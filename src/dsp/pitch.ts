@@ -41,6 +41,11 @@ export interface PitchOptions {
    * the same track, kept so that the two can be compared.
    */
   shareFrames?: boolean;
+  /**
+   * Run the decimation and the shared cross-correlations in native code where it is built
+   * (default true; pitch-loops.ts): the same track, faster. false keeps to the TypeScript.
+   */
+  native?: boolean;
 }
 
 export interface PitchTrack {
@@ -94,6 +99,7 @@ interface Setup {
   maxLag: number;
   win: number;
   shareFrames: boolean;
+  native: boolean;
 }
 
 function setupFor(sampleRate: number, opts: PitchOptions): Setup {
@@ -109,7 +115,7 @@ function setupFor(sampleRate: number, opts: PitchOptions): Setup {
   const maxLag = Math.ceil(fs / minHz);
   // Integration window: 25 ms as in the YIN paper, and never shorter than the longest period.
   const win = Math.max(Math.round(fs * 0.025), maxLag + 1);
-  return { factor, fs, hopMs, hop: (hopMs * fs) / 1000, minLag, maxLag, win, shareFrames: opts.shareFrames !== false };
+  return { factor, fs, hopMs, hop: (hopMs * fs) / 1000, minLag, maxLag, win, shareFrames: opts.shareFrames !== false, native: opts.native !== false };
 }
 
 /**
@@ -140,7 +146,7 @@ class FrameAnalyser {
     this.seg = new Float64Array(this.span);
     this.segSq = new Float64Array(this.span + 1);
     this.d = new Float32Array(s.maxLag + 2);
-    this.shared = s.shareFrames && FrameCorrelations.applies(s.hop, s.win) ? new FrameCorrelations(x, this.first, s.hop, frames, s.win, s.maxLag) : null;
+    this.shared = s.shareFrames && FrameCorrelations.applies(s.hop, s.win) ? new FrameCorrelations(x, this.first, s.hop, frames, s.win, s.maxLag, s.native) : null;
   }
 
   /** First sample of frame i's segment (win + maxLag + 2 samples centred on the frame). */
@@ -200,7 +206,7 @@ export class PitchAnalysis {
     this.s = setupFor(sampleRate, opts);
     this.hopIn = (sampleRate * this.s.hopMs) / 1000;
     this.samples = toFloat(pcm);
-    const x = decimate(this.samples, this.s.factor);
+    const x = decimate(this.samples, this.s.factor, this.s.native);
     this.whole = new FrameAnalyser(pcm.length, x, this.frames(pcm.length), this.s);
   }
 
@@ -225,7 +231,7 @@ export class PitchAnalysis {
     const samples = this.samples.subarray(Math.round(from * this.hopIn), Math.round(to * this.hopIn));
     // Unless a frame is a whole number of analysed samples, the stretch's samples do not line up with the recording's.
     const aligned = Number.isInteger(this.hopIn / this.s.factor);
-    const x = aligned ? decimatePart(samples, this.s.factor, this.whole.x, (from * this.hopIn) / this.s.factor) : decimate(samples, this.s.factor);
+    const x = aligned ? decimatePart(samples, this.s.factor, this.whole.x, (from * this.hopIn) / this.s.factor, this.s.native) : decimate(samples, this.s.factor, this.s.native);
     return this.trackOn(new FrameAnalyser(samples.length, x, this.frames(samples.length), this.s), aligned ? from : null);
   }
 
@@ -316,15 +322,14 @@ function percentile(values: Float32Array, q: number): number {
 function repairOctaves(f0: Float32Array, voicing: Float32Array, cands: Candidates, fs: number): void {
   const n = f0.length;
   const radius = 30;
-  const buf: number[] = [];
+  const buf = new Float64Array(2 * radius + 1);
   const fixed = Float32Array.from(f0);
   for (let i = 0; i < n; i++) {
     if (f0[i] <= 0) continue;
-    buf.length = 0;
-    for (let j = Math.max(0, i - radius); j <= Math.min(n - 1, i + radius); j++) if (f0[j] > 0) buf.push(f0[j]);
-    if (buf.length < 5) continue;
-    buf.sort((a, b) => a - b);
-    const med = buf[buf.length >> 1];
+    let count = 0;
+    for (let j = Math.max(0, i - radius); j <= Math.min(n - 1, i + radius); j++) if (f0[j] > 0) buf[count++] = f0[j];
+    if (count < 5) continue;
+    const med = kthSmallest(buf, count, count >> 1);
     const semis = 12 * Math.log2(f0[i] / med);
     if (Math.abs(semis) < 10) continue;
     let best = -1;
@@ -350,4 +355,28 @@ function repairOctaves(f0: Float32Array, voicing: Float32Array, cands: Candidate
     }
   }
   f0.set(fixed);
+}
+
+/** The k-th smallest (from 0) of values[0..count), by selection (Hoare); reorders those values. */
+function kthSmallest(values: Float64Array, count: number, k: number): number {
+  let lo = 0;
+  let hi = count - 1;
+  while (lo < hi) {
+    const pivot = values[(lo + hi) >> 1];
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (values[i] < pivot) i++;
+      while (values[j] > pivot) j--;
+      if (i <= j) {
+        const t = values[i];
+        values[i++] = values[j];
+        values[j--] = t;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else break;
+  }
+  return values[k];
 }

@@ -4,6 +4,7 @@
  * samples, i.e. the polyphase shortcut of filter-then-downsample. 32 taps per output sample
  * leave the band below the cutoff within about 0.5 dB, which is all F0 analysis needs.
  */
+import { pitchLoops } from './pitch-loops.js';
 
 const TAPS_PER_SIDE = 16;
 
@@ -29,11 +30,15 @@ function kernel(factor: number): Float32Array {
   return h;
 }
 
-/** Low-passes and keeps every `factor`-th sample. `factor` 1 returns the input unchanged. */
-export function decimate(x: Float32Array, factor: number): Float32Array {
+/**
+ * Low-passes and keeps every `factor`-th sample. `factor` 1 returns the input unchanged.
+ * `native` false keeps to the TypeScript loop where the native one is built (the same outputs,
+ * pitch-loops.ts).
+ */
+export function decimate(x: Float32Array, factor: number, native = true): Float32Array {
   if (factor <= 1) return x;
   const out = new Float32Array(Math.floor(x.length / factor));
-  filterInto(x, factor, out, 0, out.length);
+  filterInto(x, factor, out, 0, out.length, native);
   return out;
 }
 
@@ -43,23 +48,25 @@ export function decimate(x: Float32Array, factor: number): Float32Array {
  * the stretch are taken from `whole` (the same sums, `fullReachOutputs`), only those near its
  * ends are computed.
  */
-export function decimatePart(part: Float32Array, factor: number, whole: Float32Array, at: number): Float32Array {
+export function decimatePart(part: Float32Array, factor: number, whole: Float32Array, at: number, native = true): Float32Array {
   if (factor <= 1) return part;
   const out = new Float32Array(Math.floor(part.length / factor));
   const [lo, hi] = fullReachOutputs(part.length, factor);
   if (hi <= lo) {
-    filterInto(part, factor, out, 0, out.length);
+    filterInto(part, factor, out, 0, out.length, native);
     return out;
   }
   out.set(whole.subarray(at + lo, at + hi), lo);
-  filterInto(part, factor, out, 0, lo);
-  filterInto(part, factor, out, hi, out.length);
+  filterInto(part, factor, out, 0, lo, native);
+  filterInto(part, factor, out, hi, out.length, native);
   return out;
 }
 
 /** Outputs [from, to) of the decimation of `x` into `out`. */
-function filterInto(x: Float32Array, factor: number, out: Float32Array, from: number, to: number): void {
+function filterInto(x: Float32Array, factor: number, out: Float32Array, from: number, to: number, native: boolean): void {
   const h = kernel(factor);
+  const loops = native && to > from ? pitchLoops() : null;
+  if (loops) return loops.decimate(x, factor, h, out, from, to);
   const mid = (h.length - 1) / 2;
   for (let o = from; o < to; o++) {
     const c = o * factor;

@@ -4,6 +4,7 @@
  * Sources: de Cheveigné & Kawahara 2002 (YIN, steps 2, 3 and 5); Mauch & Dixon 2014 (pYIN,
  * Beta(2, 18) threshold prior, section 2.1).
  */
+import { pitchLoops, type PitchLoops } from './pitch-loops.js';
 
 /** Candidate F0s of every frame, flattened: frame i owns slots [i·perFrame, i·perFrame + count[i]). */
 export interface Candidates {
@@ -79,6 +80,8 @@ export class FrameCorrelations {
   /** r(τ) of the frame `single` computed last. */
   private readonly one: Float64Array;
   private chunk = -1;
+  /** The native loops (pitch-loops.ts), unless the caller keeps to these. */
+  private readonly loops: PitchLoops | null;
 
   /**
    * `x`: the analysed signal; frame i's segment starts at sample `first + i·hop` (may be
@@ -92,6 +95,7 @@ export class FrameCorrelations {
     private readonly frames: number,
     private readonly win: number,
     private readonly maxLag: number,
+    native = true,
   ) {
     this.block = gcd(hop, win);
     this.pad = Math.abs(first) + win + maxLag + 2;
@@ -100,6 +104,7 @@ export class FrameCorrelations {
     const n = FrameCorrelations.CHUNK_FRAMES;
     this.r = new Float64Array(n * (maxLag + 2));
     this.q = new Float64Array(((n - 1) * hop + win) / this.block + 1);
+    this.loops = native ? pitchLoops() : null;
     this.one = new Float64Array(maxLag + 2);
   }
 
@@ -142,6 +147,8 @@ export class FrameCorrelations {
     const n = FrameCorrelations.CHUNK_FRAMES;
     const c0 = chunk * n;
     const count = Math.min(n, this.frames - c0);
+    this.chunk = chunk;
+    if (this.loops) return this.loops.frameCorrelations(x, this.pad + this.first + c0 * hop, hop, g, win, count, maxLag, q, r);
     const blocks = ((count - 1) * hop + win) / g;
     const perWin = win / g;
     const perHop = hop / g;
@@ -160,7 +167,6 @@ export class FrameCorrelations {
         r[f * stride + tau] = sum;
       }
     }
-    this.chunk = chunk;
   }
 }
 

@@ -60,7 +60,7 @@ test('a hop that is not a whole number of samples, or shares no block with the w
 
 test('on real recordings the tracker gives the same F0 and voicing with shared and with per-frame sums', async () => {
   const firstOf = (dir: string, n: number) => fs.readdirSync(dir).filter((f) => /\.(flac|wav)$/.test(f)).sort().slice(0, n).map((f) => path.join(dir, f));
-  const files = [...firstOf(path.join(SHARED_DATA_DIR, 'zh', 'aishell-s0150'), 4), ...firstOf(path.join(SHARED_DATA_DIR, 'en', 'harvard'), 2), ENGLISH_SENTENCE];
+  const files = [...firstOf(path.join(SHARED_DATA_DIR, 'zh', 'aishell-s0150'), 4), ...firstOf(path.join(SHARED_DATA_DIR, 'en', 'harvard', 'resources'), 2), ENGLISH_SENTENCE];
   for (const file of files) {
     const { pcm, sampleRate } = await decodeAudio(fs.readFileSync(file));
     const shared = trackPitch(pcm, sampleRate);

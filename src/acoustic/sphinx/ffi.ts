@@ -6,9 +6,8 @@
  * installed libraries. Pointers to library objects stay opaque. Every call is synchronous and
  * must run in a worker thread, never on the event loop of the HTTP server.
  */
-import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import koffi from 'koffi';
+import { nativeLibrary } from '../../native.js';
 
 const LIB_SPHINXBASE = 'libsphinxbase.so.3';
 const LIB_POCKETSPHINX = 'libpocketsphinx.so.3';
@@ -224,12 +223,3 @@ export function historiesChecked(): { checked: number; wrong: number } {
   return nativeScoring()?.histories() ?? { checked: 0, wrong: 0 };
 }
 
-/**
- * The built native library of that name, if any: `native/build/` of the repository, three
- * folders above this module in the sources (src/acoustic/sphinx) and four in the build
- * (dist/src/acoustic/sphinx).
- */
-function nativeLibrary(name: string): string | null {
-  const places = ['../../../native/build/', '../../../../native/build/'].map((dir) => fileURLToPath(new URL(dir + name, import.meta.url)));
-  return places.find((file) => fs.existsSync(file)) ?? null;
-}
