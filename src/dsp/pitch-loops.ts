@@ -24,7 +24,12 @@ export function pitchLoops(): PitchLoops | null {
   loops = null;
   const file = nativeLibrary('libkouyu-pitch.so');
   if (!file) return loops;
-  const lib = koffi.load(file);
+  let lib: ReturnType<typeof koffi.load>;
+  try {
+    lib = koffi.load(file);
+  } catch {
+    return loops; // a library built for another machine: the TypeScript loops serve
+  }
   const decimate = lib.func('void kdsp_decimate(void *x, int n, int factor, void *h, int taps, void *out, int from, int to)');
   const correlations = lib.func('void kdsp_frame_correlations(void *x, int origin, int hop, int g, int win, int count, int maxLag, void *q, void *r)');
   loops = {
