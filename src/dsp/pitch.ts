@@ -184,7 +184,7 @@ class FrameAnalyser {
 }
 
 /**
- * A recording analysed for pitch once, for tracks over any stretch of it. `track(from, to)`
+ * A recording analysed for pitch once, for tracks over any stretch of it. `track({ from, to })`
  * gives exactly what `trackPitch` gives for the samples of frames [from, to) alone (the level
  * gate, the voicing and the path are the stretch's own), but takes the F0 candidates of the
  * frames whose analysis window sees the same samples from the recording's analysis, so a
@@ -252,13 +252,17 @@ export class PitchAnalysis {
     const rms = frameRms(sq, n, hopMs, fs, win, a.x.length);
     const gate = Math.max(ABSOLUTE_SILENCE_RMS, percentile(rms, 0.95) * 10 ** (-RELATIVE_SILENCE_DB / 20));
 
-    const cands: Candidates = offset === null ? a.cands : { lag: new Float32Array(n * MAX_CANDIDATES), prob: new Float32Array(n * MAX_CANDIDATES), count: new Uint8Array(n), perFrame: MAX_CANDIDATES };
+    // This track's candidates: those of the frames at or above its gate (an analyser also keeps
+    // frames other tracks asked for).
+    const cands: Candidates = { lag: new Float32Array(n * MAX_CANDIDATES), prob: new Float32Array(n * MAX_CANDIDATES), count: new Uint8Array(n), perFrame: MAX_CANDIDATES };
     const [lo, hi] = offset === null ? [0, 0] : fullReachOutputs(a.inputLength, factor);
     const at = offset === null ? 0 : (offset * this.hopIn) / factor;
     for (let i = 0; i < n; i++) {
       if (rms[i] < gate) continue;
-      if (offset === null) a.analyse(i);
-      else if (a.segmentWithin(i, lo, hi) && this.whole.segStart(offset + i) === a.segStart(i) + at) {
+      if (offset === null) {
+        a.analyse(i);
+        copyCandidates(a.cands, i, cands, i);
+      } else if (a.segmentWithin(i, lo, hi) && this.whole.segStart(offset + i) === a.segStart(i) + at) {
         this.whole.analyse(offset + i);
         copyCandidates(this.whole.cands, offset + i, cands, i);
       } else {

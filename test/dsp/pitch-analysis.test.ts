@@ -39,6 +39,8 @@ function checkRecording(pcm: Int16Array, sampleRate: number, name: string): void
     const alone = trackPitch(pcm.subarray(Math.round(from * hop), Math.round(to * hop)), sampleRate);
     assertSame(analysis.track({ from, to }), alone, `${name}, frames ${from}-${to}`);
   }
+  // The stretches' frames the whole track left out do not enter it later.
+  assertSame(analysis.track(), trackPitch(pcm, sampleRate), `${name}, whole after the stretches`);
 }
 
 test('stretches tracked from one analysis equal the tracker on their own samples (16 kHz)', async () => {
@@ -67,4 +69,21 @@ test('a stretch outside the recording is empty, and one that runs past its end s
   const n = analysis.frameCount;
   assert.equal(analysis.track({ from: n + 5, to: n + 10 }).f0.length, 0);
   assertSame(analysis.track({ from: n - 20, to: n + 50 }), analysis.track({ from: n - 20, to: n }), 'past the end');
+});
+
+test('frames a stretch analysed under its own gate do not enter the whole track, whatever the order', () => {
+  // A loud second, then a second 38 or 54 dB quieter by turns every 30 ms: its louder
+  // steps pass the whole recording's silence gate and its quieter ones only the stretch's own.
+  const rate = 16000;
+  const pcm = new Int16Array(2 * rate);
+  for (let i = 0; i < pcm.length; i++) {
+    const t = i / rate;
+    const voice = Math.sin(2 * Math.PI * 150 * t) + 0.5 * Math.sin(2 * Math.PI * 300 * t) + 0.3 * Math.sin(2 * Math.PI * 450 * t);
+    const level = i < rate ? 0.5 : Math.floor(i / (0.03 * rate)) % 2 === 0 ? 0.5 * 10 ** (-38 / 20) : 0.5 * 10 ** (-54 / 20);
+    pcm[i] = Math.round(32767 * 0.5 * level * voice);
+  }
+  const analysis = new PitchAnalysis(pcm, rate);
+  const quiet = analysis.track({ from: 100, to: 200 });
+  assert.ok(quiet.f0.filter((f) => f > 0).length > 50, 'the quiet second is voiced on its own');
+  assertSame(analysis.track(), trackPitch(pcm, rate), 'whole after the quiet stretch');
 });
