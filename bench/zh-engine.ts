@@ -84,8 +84,9 @@ async function main(): Promise<void> {
     const config = parseEvaluationConfig({ coreType: 'sentence', language: 'zh-CN', referenceText: text });
     const zh = analyzeZhText(text);
     const labels = zh.read.map((r) => zh.tokens[r].syllable);
-    // As the engine runs them: the passes as one reading, the pitch analysed once for the
-    // reader's voice (`voice`) and then tracked over the reading's span (`tone`).
+    // The passes as one reading, the pitch analysed once for the reader's voice (`voice`) and
+    // then tracked over the reading's span (`tone`), as the engine does; the stages decode
+    // without the voice's warp, as they did before (the total is the engine's own).
     const reading = forReading(backend);
     const [pitch, tVoice] = await cpuMs(async () => {
       const analysis = new PitchAnalysis(audio.pcm, audio.sampleRate);

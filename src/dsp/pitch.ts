@@ -125,7 +125,8 @@ function setupFor(sampleRate: number, opts: PitchOptions): Setup {
 class FrameAnalyser {
   readonly cands: Candidates;
   private readonly analysed: Uint8Array;
-  private readonly shared: FrameCorrelations | null;
+  /** The shared cross-correlations, made when a frame first needs them (a stretch's analyser needs few frames, often none). */
+  private shared: FrameCorrelations | null | undefined;
   private readonly first: number;
   private readonly span: number;
   private readonly seg: Float64Array;
@@ -146,7 +147,12 @@ class FrameAnalyser {
     this.seg = new Float64Array(this.span);
     this.segSq = new Float64Array(this.span + 1);
     this.d = new Float32Array(s.maxLag + 2);
-    this.shared = s.shareFrames && FrameCorrelations.applies(s.hop, s.win) ? new FrameCorrelations(x, this.first, s.hop, frames, s.win, s.maxLag, s.native) : null;
+  }
+
+  private correlations(): FrameCorrelations | null {
+    const s = this.s;
+    if (this.shared === undefined) this.shared = s.shareFrames && FrameCorrelations.applies(s.hop, s.win) ? new FrameCorrelations(this.x, this.first, s.hop, this.frames, s.win, s.maxLag, s.native) : null;
+    return this.shared;
   }
 
   /** First sample of frame i's segment (win + maxLag + 2 samples centred on the frame). */
@@ -168,7 +174,8 @@ class FrameAnalyser {
    */
   analyse(i: number, alone = false): void {
     if (this.analysed[i]) return;
-    const { x, seg, segSq, span, shared } = this;
+    const { x, seg, segSq, span } = this;
+    const shared = this.correlations();
     const start = this.segStart(i);
     for (let k = 0; k < span; k++) {
       const j = start + k;

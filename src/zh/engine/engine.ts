@@ -68,10 +68,10 @@ async function assess(
   audio: DecodedAudio,
 ): Promise<Assessment> {
   const text = analyzeRequestText(config);
-  // Every pass decodes with the front end normalised for the reader's voice (acoustic/sphinx/vtln.ts),
-  // as one reading: passes over the same samples share their cepstra.
   // The recording is analysed for pitch once: the reader's voice now, the reading's span later.
   const pitchAnalysis = new PitchAnalysis(audio.pcm, audio.sampleRate);
+  // Every pass decodes with the front end normalised for the reader's voice (acoustic/sphinx/vtln.ts),
+  // as one reading: passes over the same samples share their cepstra.
   const backend = forReading(withVoice(shared, readerVoice(pitchAnalysis)));
   const labels = text.read.map((i) => text.tokens[i].syllable);
   const quality = analyzeQuality(audio.pcm, audio.sampleRate).warnings;
