@@ -64,6 +64,21 @@ test('word: a learner reading scored on one word; a different word in its place 
   assert.ok(wrong.words[0].overall < right.words[0].overall - 30, `${wrong.words[0].overall} vs ${right.words[0].overall}`);
 });
 
+test('numbers read digit by digit are read correctly: a native speaker reads 202 as "two oh two"', async () => {
+  const { engine } = await englishEngine();
+  const pcm = await audio('alphanumeric-accented', 'audio_data', 'Addresses', 'R_6thxkopa8CNYELv.flac');
+  const en = await engine.inspect(config({ referenceText: '202 Northgate Drive 512' }), pcm);
+  const [first, , , last] = en.words;
+  assert.equal(first.pronunciation, 'T UW1 OW1 T UW1');
+  assert.equal(last.pronunciation, 'F AY1 V W AH1 N T UW1');
+  assert.deepEqual(en.words.map((w) => w.readStatus), ['correct', 'correct', 'correct', 'correct']);
+  // Phonics follow the reading used, not the cardinal "two hundred two".
+  assert.deepEqual(first.phonics.map((b) => b.spell).join(''), 'twoohtwo');
+  // Written out as the cardinal, the same reading of 202 is not accepted.
+  const cardinal = await engine.inspect(config({ referenceText: 'two hundred two Northgate Drive 512' }), pcm);
+  assert.ok(cardinal.words.slice(0, 3).some((w) => w.readStatus !== 'correct'), cardinal.words.map((w) => `${w.text}:${w.readStatus}`).join(' '));
+});
+
 test('audio that does not match the text gives low scores and no exception', async () => {
   const { engine } = await englishEngine();
   const a = await engine.assess(config({ referenceText: 'Seventeen purple elephants quietly juggled frozen watermelons.' }), await audio(...LJ2.file));

@@ -72,3 +72,15 @@ test('an unknown word in capitals is accepted spelt out as letters, and as a wor
   const [known] = lookupText(lexicon, analyzeEnglishText('NASA', { kind: 'word' }));
   assert.ok(known.prons.every((q) => q.source === 'cmudict'), 'dictionary acronyms read as the dictionary says');
 });
+
+test("a number's other readings are accepted pronunciations, each marked with the words it reads", () => {
+  const [entry] = lookupText(lexicon, analyzeEnglishText('407', { kind: 'word' }));
+  assert.equal(toArpabet(entry.prons[0]), 'F AO1 R HH AH1 N D R AH0 D S EH1 V AH0 N');
+  assert.equal(entry.prons[0].reading, undefined, 'the first reading is the word\'s own spoken form');
+  const ohSeven = entry.prons.find((q) => toArpabet(q) === 'F AO1 R OW1 S EH1 V AH0 N');
+  assert.deepEqual(ohSeven?.reading, ['four', 'oh', 'seven']);
+  assert.ok(entry.prons.some((q) => q.reading?.join(' ') === 'four hundred and seven'));
+  assert.ok(entry.prons.some((q) => q.reading?.join(' ') === 'four zero seven'));
+  const keys = entry.prons.map(toArpabet);
+  assert.equal(new Set(keys).size, keys.length, 'no pronunciation twice');
+});

@@ -79,6 +79,38 @@ test('am/pm after a time are read as letters', () => {
   const a = analyzeEnglishText('Meet me at 10:30 pm');
   assert.deepEqual(a.words[4].spoken, ['p.m.']);
   assert.deepEqual(analyzeEnglishText('I am here').words[1].spoken, ['am']);
+  const onTheHour = analyzeEnglishText('Meet me at 9:00 am').words[3];
+  assert.deepEqual(onTheHour.spoken, ['nine'], 'on the hour before a.m. the time is read without o\'clock');
+  assert.deepEqual(onTheHour.otherReadings, [['nine', "o'clock"]]);
+});
+
+test('a number also carries the other readings people give it, the usual American one first', () => {
+  const readings = (written: string) => {
+    const w = analyzeEnglishText(`It was ${written} then`).words[2];
+    return [w.spoken, ...(w.otherReadings ?? [])].map((r) => r.join(' '));
+  };
+  assert.deepEqual(readings('407'), ['four hundred seven', 'four hundred and seven', 'four oh seven', 'four zero seven']);
+  assert.deepEqual(readings('42'), ['forty two']);
+  assert.equal(analyzeEnglishText('It was 42 then').words[2].otherReadings, undefined);
+  const year = readings('2019');
+  assert.equal(year[0], 'twenty nineteen');
+  for (const r of ['two thousand nineteen', 'two thousand and nineteen', 'two oh one nine']) assert.ok(year.includes(r), r);
+  assert.ok(!year.some((r) => r.startsWith('a ')), 'no "a thousand" for a year');
+  const comma = readings('1,250');
+  for (const r of ['one thousand two hundred and fifty', 'a thousand two hundred fifty', 'twelve hundred fifty', 'twelve hundred and fifty']) assert.ok(comma.includes(r), r);
+  assert.ok(!comma.some((r) => r.startsWith('one two')), 'a number written with a comma is not read digit by digit');
+  assert.ok(readings('4812').includes('forty eight twelve'));
+  assert.ok(readings('1200').includes('twelve hundred'));
+  assert.ok(!readings('2000').includes('twenty hundred'));
+  assert.ok(readings('411007').includes('four one one oh oh seven'));
+  assert.ok(readings('007').includes('oh oh seven'));
+  assert.deepEqual(readings('0.5'), ['zero point five', 'oh point five', 'point five']);
+  assert.deepEqual(readings('$2.50'), ['two dollars fifty cents', 'two dollars and fifty cents', 'two fifty']);
+  assert.ok(readings('£120').includes('a hundred and twenty pounds'));
+  assert.deepEqual(readings('9:00'), ["nine o'clock", 'nine']);
+  assert.deepEqual(readings('103rd'), ['one hundred third', 'one hundred and third', 'a hundred third', 'a hundred and third']);
+  assert.deepEqual(readings('2.5%'), ['two point five percent']);
+  assert.deepEqual(readings('1990s'), ['nineteen nineties']);
 });
 
 test('contractions, possessives and hyphenated words stay one word, folded for look-up', () => {

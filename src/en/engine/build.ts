@@ -104,7 +104,7 @@ function buildWord(w: WordEvidence, s: WordScores, loop: readonly PhoneSegment[]
   const cap = gopAcceptability(meanGop, threshold - shortWordLeniency(w.endFrame - w.startFrame), slack);
   const accuracy = w.status === 'omitted' ? 0 : Math.min(fromExpert(s.accuracy, EXPERT_FULL.word), cap);
   const overall = w.status === 'omitted' ? 0 : Math.min(fromExpert(s.total, EXPERT_FULL.word), cap);
-  const blocks = alignPhonics(word.spoken.join(''), w.pron.phones);
+  const blocks = alignPhonics((w.pron.reading ?? word.spoken).join(''), w.pron.phones);
   const phonics = blocks.map((b) => {
     const ps = phones.slice(b.phoneStart, b.phoneStart + b.phones.length);
     const mean = ps.length ? ps.reduce((a, p) => a + p.score, 0) / ps.length : overall;

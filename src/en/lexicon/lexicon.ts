@@ -29,14 +29,14 @@ export const MAX_JOINED_ALTERNATIVES = 8;
 const SIBILANTS = new Set(['S', 'Z', 'SH', 'ZH', 'CH', 'JH']);
 const VOICELESS = new Set(['P', 'T', 'K', 'F', 'TH']);
 
-/** Joins pronunciations of consecutive parts: every combination, the first ones first, capped. */
-export function joinPronunciations(parts: Pronunciation[][]): Pronunciation[] {
+/** Joins pronunciations of consecutive parts: every combination, the first ones first, capped at `max`. */
+export function joinPronunciations(parts: Pronunciation[][], max = MAX_JOINED_ALTERNATIVES): Pronunciation[] {
   let acc: Pronunciation[] = [{ phones: [], stress: [], source: 'compound' }];
   for (const alternatives of parts) {
     const next: Pronunciation[] = [];
     for (const a of acc) {
       for (const b of alternatives) {
-        if (next.length >= MAX_JOINED_ALTERNATIVES) break;
+        if (next.length >= max) break;
         next.push({ phones: [...a.phones, ...b.phones], stress: [...a.stress, ...b.stress], source: 'compound' });
       }
     }

@@ -51,6 +51,8 @@ export interface Pronunciation {
   source: PronSource;
   /** Which rule produced a derived variant, e.g. 'non-rhotic', 'bath', 'lot', 'weak'. */
   variant?: string;
+  /** The spoken words read, when they are one of a token's other readings (a number's), not its first. */
+  reading?: string[];
 }
 
 /** Splits a stressed ARPAbet string ("R EH1 K ER0 D") into phones and per-vowel stress. */

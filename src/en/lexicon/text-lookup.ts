@@ -5,7 +5,7 @@
  * is a linking position (never across punctuation, where a reader may pause).
  */
 import type { EnglishTextAnalysis, EnglishTextKind, EnglishWord } from '../text/types.js';
-import { joinPronunciations, type EnglishDialect, type EnglishLexicon } from './lexicon.js';
+import { joinPronunciations, type EnglishDialect, type EnglishLexicon, type LookupOptions } from './lexicon.js';
 import { isLinkable } from './linking.js';
 import { addUnique, type Pronunciation } from './phones.js';
 import { isFunctionWord } from './weak-forms.js';
@@ -42,11 +42,23 @@ function spelledOut(lexicon: EnglishLexicon, text: string, prons: Pronunciation[
   return addUnique([...plural], prons);
 }
 
+/** A token's other readings, after its first, each joined from at most this many combinations of its words' pronunciations. */
+const OTHER_READING_ALTERNATIVES = 4;
+
+/** The first reading's pronunciations, then every other reading's, each marked with its words. */
+function withOtherReadings(lexicon: EnglishLexicon, word: EnglishWord, first: Pronunciation[], opts: LookupOptions): Pronunciation[] {
+  if (!word.otherReadings) return first;
+  const other = word.otherReadings.flatMap((reading) =>
+    joinPronunciations(reading.map((w) => lexicon.lookupWord(w, opts)), OTHER_READING_ALTERNATIVES).map((p) => ({ ...p, reading })));
+  return addUnique([...first], other);
+}
+
 export function lookupText(lexicon: EnglishLexicon, text: EnglishTextAnalysis, opts: TextLookupOptions = {}): WordEntry[] {
   const lookupOpts = { dialect: opts.dialect ?? 'en-US', weakForms: opts.weakForms ?? defaultWeakForms(text.kind) };
   const entries: WordEntry[] = text.words.map((word) => {
     const described = word.spoken.map((w) => lexicon.describeWord(w, lookupOpts));
-    const prons = described.length === 1 ? described[0].prons : joinPronunciations(described.map((d) => d.prons));
+    const first = described.length === 1 ? described[0].prons : joinPronunciations(described.map((d) => d.prons));
+    const prons = withOtherReadings(lexicon, word, first, lookupOpts);
     return {
       word,
       prons: described[0].oov && ACRONYM.test(word.text) ? spelledOut(lexicon, word.text, prons, lookupOpts.dialect) : prons,

@@ -136,6 +136,7 @@ function toWord(t: RawToken, index: number, sentenceIndex: number, clauseIndex: 
     endIndex: t.endIndex,
     form: isLetter ? 'letter' : (t.form ?? 'word'),
     spoken: isLetter ? [`${t.text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()}.`] : (t.spoken ?? []),
+    ...(!isLetter && t.otherReadings ? { otherReadings: t.otherReadings } : {}),
     parts: t.parts ?? [{ part: t.text, beginIndex: t.beginIndex, endIndex: t.endIndex }],
     sentenceIndex,
     clauseIndex,

@@ -1,4 +1,4 @@
 export { analyzeEnglishText, MAX_REFERENCE_CHARS, type AnalyzeOptions } from './analyze.js';
-export { cardinalWords, ordinalWords, yearWords, numberToWords } from './numbers.js';
+export { cardinalWords, ordinalWords, yearWords, numberToWords, numberReadings } from './numbers.js';
 export { foldWord } from './scan.js';
 export type * from './types.js';

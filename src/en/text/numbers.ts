@@ -10,6 +10,8 @@
  *  - times "10:30" → ten thirty, "7:05" → seven oh five, "9:00" → nine o'clock
  *  - with a currency sign or percent: "$5" → five dollars, "$2.50" → two dollars fifty cents,
  *    "50%" → fifty percent
+ * `numberReadings` adds the other readings people give the same token (British "and", digit by
+ * digit, in pairs, hundreds), all of which a scorer accepts.
  */
 
 const ONES = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten',
@@ -21,23 +23,29 @@ const ORDINAL_IRREGULAR: Readonly<Record<string, string>> = {
   one: 'first', two: 'second', three: 'third', five: 'fifth', eight: 'eighth', nine: 'ninth', twelve: 'twelfth',
 };
 
-function underThousand(n: number): string[] {
+/** `and`: the British (and common American) "and" after hundred: "four hundred and seven". */
+function underThousand(n: number, and = false): string[] {
   const out: string[] = [];
-  if (n >= 100) { out.push(ONES[Math.floor(n / 100)], 'hundred'); n %= 100; }
+  if (n >= 100) { out.push(ONES[Math.floor(n / 100)], 'hundred'); n %= 100; if (and && n > 0) out.push('and'); }
   if (n >= 20) { out.push(TENS[Math.floor(n / 10)]); n %= 10; if (n > 0) out.push(ONES[n]); }
   else if (n > 0) out.push(ONES[n]);
   return out;
 }
 
-/** A non-negative integer as cardinal words. */
-export function cardinalWords(n: number): string[] {
+/**
+ * A non-negative integer as cardinal words; with `and`, the British form ("one hundred and
+ * five", "two thousand and nineteen": "and" after hundred and before a last group under 100).
+ */
+export function cardinalWords(n: number, and = false): string[] {
   if (!Number.isSafeInteger(n) || n < 0 || n >= 1e12) throw new RangeError(`number out of range: ${n}`);
   if (n === 0) return ['zero'];
   const out: string[] = [];
   for (let scale = SCALES.length - 1; scale >= 0; scale--) {
     const unit = 1000 ** scale;
     const chunk = Math.floor(n / unit) % 1000;
-    if (chunk > 0) out.push(...underThousand(chunk), ...(scale > 0 ? [SCALES[scale]] : []));
+    if (chunk === 0) continue;
+    if (and && scale === 0 && chunk < 100 && out.length > 0) out.push('and');
+    out.push(...underThousand(chunk, and), ...(scale > 0 ? [SCALES[scale]] : []));
   }
   return out;
 }
@@ -68,8 +76,8 @@ function pluralOf(words: string[]): string[] {
   return [...words.slice(0, -1), plural];
 }
 
-function digitsWords(digits: string): string[] {
-  return [...digits].map((d) => ONES[Number(d)]);
+function digitsWords(digits: string, zero = 'zero'): string[] {
+  return [...digits].map((d) => (d === '0' ? zero : ONES[Number(d)]));
 }
 
 function isYear(n: number, text: string): boolean {
@@ -117,4 +125,87 @@ export function numberToWords(token: string): string[] | null {
   if (lower === 's') return pluralOf(base);
   if (lower && decimals === undefined) return ordinalOf(cardinalWords(n));
   return decimals !== undefined && lower ? null : base;
+}
+
+/** Two digits as said in a pair: "07" → oh seven, "00" → hundred, "15" → fifteen. */
+function pairWords(n: number): string[] {
+  return n === 0 ? ['hundred'] : n < 10 ? ['oh', ONES[n]] : cardinalWords(n);
+}
+
+/** "one hundred and five" → "a hundred and five" (also thousand, million, billion). */
+function withA(words: string[]): string[] | null {
+  return words[0] === 'one' && ['hundred', ...SCALES].includes(words[1]) && words[1] !== '' ? ['a', ...words.slice(1)] : null;
+}
+
+/** The counts an integer is read as: American, British "and", "a hundred", and hundreds past a thousand. */
+function countReadings(n: number, year: boolean): string[][] {
+  const counts = [cardinalWords(n), cardinalWords(n, true)];
+  const out = [...counts, ...(year ? [] : counts.map(withA).filter((r): r is string[] => r !== null))];
+  // "twelve hundred (and) fifty" for 1,250: hundreds counted past a thousand.
+  if (n >= 1100 && n < 10000 && Math.floor(n / 100) % 10 !== 0) {
+    const rest = n % 100;
+    const hundreds = [...cardinalWords(Math.floor(n / 100)), 'hundred'];
+    out.push([...hundreds, ...(rest > 0 ? cardinalWords(rest) : [])]);
+    if (rest > 0) out.push([...hundreds, 'and', ...cardinalWords(rest)]);
+  }
+  return out;
+}
+
+/** An integer written without a comma is also read digit by digit and in pairs ("four oh seven", "forty eight twelve"). */
+function digitReadings(n: number, plain: string): string[][] {
+  const out: string[][] = [];
+  if (n === 0) out.push(['oh']);
+  if (plain.length === 3 && plain[0] !== '0') out.push([ONES[Number(plain[0])], ...pairWords(n % 100)]);
+  if (plain.length === 4 && plain[0] !== '0' && n % 1000 !== 0) out.push([...cardinalWords(Math.floor(n / 100)), ...pairWords(n % 100)]);
+  if (plain.length >= 3 || (plain.length > 1 && plain[0] === '0')) out.push(digitsWords(plain, 'oh'), digitsWords(plain));
+  return out;
+}
+
+function uniqueReadings(readings: string[][]): string[][] {
+  return [...new Map(readings.map((r) => [r.join(' '), r])).values()];
+}
+
+/**
+ * Every reading of a number token matched by NUMBER_TOKEN that a scorer accepts, the usual
+ * American one (`numberToWords`) first: the British "and" ("four hundred and seven"), and for
+ * integers written without a comma digit by digit ("four oh seven", "four zero seven"), in pairs
+ * ("four oh seven", "forty eight twelve", "twelve hundred") and in hundreds ("twelve hundred
+ * fifty"); a year also as a count ("two thousand (and) nineteen"); a time on the hour also
+ * without "o'clock"; money also with "and" before the cents or as the bare amount ("two
+ * fifty"); a decimal under one also without its zero ("point five"). Null if not handled.
+ */
+export function numberReadings(token: string): string[][] | null {
+  const first = numberToWords(token);
+  const m = /^([$£€]?)(\d+(?:,\d{3})*)(?:\.(\d+)|:(\d{2}))?(st|nd|rd|th|s|%)?$/i.exec(token);
+  if (!first || !m) return first ? [first] : null;
+  const [, sign, intText, decimals, minutes, suffix] = m;
+  const plain = intText.replace(/,/g, '');
+  if (plain.length > 12) return uniqueReadings([first, digitsWords(plain, 'oh')]);
+  const n = Number(plain);
+  const lower = suffix?.toLowerCase();
+  const counts = countReadings(n, !sign && decimals === undefined && minutes === undefined && isYear(n, intText));
+  const out = [first];
+  if (sign) {
+    const [one, many, subOne, subMany] = CURRENCY[sign];
+    const cents = decimals !== undefined ? Number(decimals.padEnd(2, '0').slice(0, 2)) : 0;
+    for (const whole of counts) {
+      const amount = [...whole, n === 1 ? one : many];
+      if (cents === 0) { out.push(amount); continue; }
+      const sub = [...cardinalWords(cents), cents === 1 ? subOne : subMany];
+      out.push([...amount, ...sub], [...amount, 'and', ...sub], [...whole, ...cardinalWords(cents)]);
+    }
+  } else if (minutes !== undefined) {
+    if (Number(minutes) === 0) out.push(cardinalWords(n));
+  } else if (lower === 's') {
+    // "1990s": the decade as first given.
+  } else if (lower && lower !== '%') {
+    out.push(...counts.map(ordinalOf));
+  } else {
+    const fraction = decimals === undefined ? [] : [['point', ...digitsWords(decimals)], ['point', ...digitsWords(decimals, 'oh')]];
+    const readings = decimals === undefined
+      ? [...counts, ...(intText.includes(',') ? [] : digitReadings(n, plain))]
+      : (n === 0 ? [['zero'], ['oh'], []] : counts).flatMap((whole) => fraction.map((f) => [...whole, ...f]));
+    out.push(...(lower === '%' ? readings.map((r) => [...r, 'percent']) : readings));
+  }
+  return uniqueReadings(out);
 }

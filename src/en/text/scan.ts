@@ -3,7 +3,7 @@
  * abbreviations, punctuation, other symbols) with their offsets and spoken forms.
  */
 import { ABBREVIATIONS, TIME_SUFFIXES } from './abbreviations.js';
-import { NUMBER_TOKEN, numberToWords } from './numbers.js';
+import { NUMBER_TOKEN, numberReadings, numberToWords } from './numbers.js';
 import type { EnglishWordForm, WordPart } from './types.js';
 
 export interface RawToken {
@@ -13,6 +13,8 @@ export interface RawToken {
   charType: 0 | 1 | 2;
   form?: EnglishWordForm;
   spoken?: string[];
+  /** Other readings of the token (a number's), each accepted like `spoken`. */
+  otherReadings?: string[][];
   parts?: WordPart[];
 }
 
@@ -70,9 +72,9 @@ function dottedToken(text: string, at: number): RawToken {
 }
 
 function numberToken(text: string, at: number): RawToken {
-  const spoken = numberToWords(text) ?? [...text.replace(/\D/g, '')].map((d) => numberToWords(d)![0]);
+  const [spoken, ...otherReadings] = numberReadings(text) ?? [[...text.replace(/\D/g, '')].map((d) => numberToWords(d)![0])];
   const parts = [{ part: text, beginIndex: at, endIndex: at + text.length }];
-  return { text, beginIndex: at, endIndex: at + text.length, charType: 0, form: 'number', spoken, parts };
+  return { text, beginIndex: at, endIndex: at + text.length, charType: 0, form: 'number', spoken, ...(otherReadings.length > 0 ? { otherReadings } : {}), parts };
 }
 
 function symbolToken(ch: string, at: number): RawToken {
@@ -106,12 +108,21 @@ export function scanTokens(source: string): RawToken[] {
   return out;
 }
 
-/** "10:30 pm": am/pm after a time is read as the letters a.m. / p.m. */
+/**
+ * "10:30 pm": am/pm after a time is read as the letters a.m. / p.m., and a time on the hour
+ * before them is read first without "o'clock" ("nine a.m."), which stays accepted.
+ */
 function attachTimeSuffix(previous: RawToken[], token: RawToken): void {
   const prev = previous[previous.length - 1];
   const key = token.spoken?.length === 1 ? token.spoken[0] : '';
   if (prev?.form === 'number' && /:\d\d$/.test(prev.text) && Object.hasOwn(TIME_SUFFIXES, key)) {
     token.spoken = [TIME_SUFFIXES[key]];
     token.form = 'abbreviation';
+    const onTheHour = prev.spoken ?? [];
+    const bare = prev.otherReadings?.find((r) => r.join(' ') === onTheHour.slice(0, -1).join(' '));
+    if (bare) {
+      prev.otherReadings = [onTheHour, ...prev.otherReadings!.filter((r) => r !== bare)];
+      prev.spoken = bare;
+    }
   }
 }

@@ -34,6 +34,11 @@ export interface EnglishWord {
    * ["don't"], ["nineteen", "ninety"] for 1990, ["mister"] for Mr., ["b"] for the letter B.
    */
   spoken: string[];
+  /**
+   * Other readings of the token a reader may give, each accepted like `spoken` (numbers only:
+   * "four oh seven" and "four hundred and seven" beside "four hundred seven" for 407).
+   */
+  otherReadings?: string[][];
   /** Pieces of a hyphenated word with their offsets; one part otherwise. */
   parts: WordPart[];
   sentenceIndex: number;
