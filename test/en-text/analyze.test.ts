@@ -84,6 +84,22 @@ test('am/pm after a time are read as letters', () => {
   assert.deepEqual(onTheHour.otherReadings, [['nine', "o'clock"]]);
 });
 
+test('abbreviations read more than one way accept each reading; address words and state codes too', () => {
+  const readings = (text: string, i: number) => {
+    const w = analyzeEnglishText(text).words[i];
+    return [w.spoken, ...(w.otherReadings ?? [])].map((r) => r.join(' '));
+  };
+  assert.deepEqual(readings('Dr. Green lives on Elm St. now', 0), ['doctor', 'drive']);
+  assert.deepEqual(readings('Dr. Green lives on Elm St. now', 5), ['saint', 'street']);
+  assert.deepEqual(readings('11438 SE 184th Pl, Renton WA', 1), ['south east', 'southeast', 's. e.']);
+  assert.deepEqual(readings('11438 SE 184th Pl, Renton WA', 3), ['place']);
+  assert.deepEqual(readings('11438 SE 184th Pl, Renton WA', 5), ['wa', 'washington', 'w. a.']);
+  assert.deepEqual(readings('FLAT NO 204 SATSANG SOCIETY', 1), ['number', 'no']);
+  assert.deepEqual(readings('I said no 5 times', 2), ['no'], 'a lower-case "no" stays the word');
+  assert.deepEqual(readings('The se of it', 1), ['se'], 'compass points only in capitals');
+  assert.deepEqual(readings('I live in Oregon', 2), ['in'], 'state codes only written in capitals');
+});
+
 test('a number also carries the other readings people give it, the usual American one first', () => {
   const readings = (written: string) => {
     const w = analyzeEnglishText(`It was ${written} then`).words[2];
@@ -108,7 +124,8 @@ test('a number also carries the other readings people give it, the usual America
   assert.deepEqual(readings('$2.50'), ['two dollars fifty cents', 'two dollars and fifty cents', 'two fifty']);
   assert.ok(readings('£120').includes('a hundred and twenty pounds'));
   assert.deepEqual(readings('9:00'), ["nine o'clock", 'nine']);
-  assert.deepEqual(readings('103rd'), ['one hundred third', 'one hundred and third', 'a hundred third', 'a hundred and third']);
+  assert.deepEqual(readings('103rd'), ['one hundred third', 'one hundred and third', 'a hundred third', 'a hundred and third', 'one oh third']);
+  assert.ok(readings('184th').includes('one eighty fourth'));
   assert.deepEqual(readings('2.5%'), ['two point five percent']);
   assert.deepEqual(readings('1990s'), ['nineteen nineties']);
 });

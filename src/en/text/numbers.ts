@@ -151,12 +151,16 @@ function countReadings(n: number, year: boolean): string[][] {
   return out;
 }
 
-/** An integer written without a comma is also read digit by digit and in pairs ("four oh seven", "forty eight twelve"). */
+/** Three or four digits in pairs: "407" → four oh seven, "4812" → forty eight twelve, "1200" → twelve hundred. */
+function pairReadings(n: number, plain: string): string[][] {
+  if (plain.length === 3 && plain[0] !== '0') return [[ONES[Number(plain[0])], ...pairWords(n % 100)]];
+  if (plain.length === 4 && plain[0] !== '0' && n % 1000 !== 0) return [[...cardinalWords(Math.floor(n / 100)), ...pairWords(n % 100)]];
+  return [];
+}
+
+/** An integer written without a comma is also read in pairs and digit by digit ("four oh seven", "four zero seven"). */
 function digitReadings(n: number, plain: string): string[][] {
-  const out: string[][] = [];
-  if (n === 0) out.push(['oh']);
-  if (plain.length === 3 && plain[0] !== '0') out.push([ONES[Number(plain[0])], ...pairWords(n % 100)]);
-  if (plain.length === 4 && plain[0] !== '0' && n % 1000 !== 0) out.push([...cardinalWords(Math.floor(n / 100)), ...pairWords(n % 100)]);
+  const out = n === 0 ? [['oh']] : pairReadings(n, plain);
   if (plain.length >= 3 || (plain.length > 1 && plain[0] === '0')) out.push(digitsWords(plain, 'oh'), digitsWords(plain));
   return out;
 }
@@ -172,7 +176,8 @@ function uniqueReadings(readings: string[][]): string[][] {
  * ("four oh seven", "forty eight twelve", "twelve hundred") and in hundreds ("twelve hundred
  * fifty"); a year also as a count ("two thousand (and) nineteen"); a time on the hour also
  * without "o'clock"; money also with "and" before the cents or as the bare amount ("two
- * fifty"); a decimal under one also without its zero ("point five"). Null if not handled.
+ * fifty"); a decimal under one also without its zero ("point five"); an ordinal also in pairs
+ * ("184th" → one eighty fourth). Null if not handled.
  */
 export function numberReadings(token: string): string[][] | null {
   const first = numberToWords(token);
@@ -199,7 +204,8 @@ export function numberReadings(token: string): string[][] | null {
   } else if (lower === 's') {
     // "1990s": the decade as first given.
   } else if (lower && lower !== '%') {
-    out.push(...counts.map(ordinalOf));
+    // "184th": one hundred (and) eighty fourth, or in pairs, one eighty fourth.
+    out.push(...counts.map(ordinalOf), ...(intText.includes(',') ? [] : pairReadings(n, plain).map(ordinalOf)));
   } else {
     const fraction = decimals === undefined ? [] : [['point', ...digitsWords(decimals)], ['point', ...digitsWords(decimals, 'oh')]];
     const readings = decimals === undefined

@@ -2,7 +2,7 @@
  * First pass over an English reference text: splits it into raw tokens (words, numbers,
  * abbreviations, punctuation, other symbols) with their offsets and spoken forms.
  */
-import { ABBREVIATIONS, TIME_SUFFIXES } from './abbreviations.js';
+import { ABBREVIATIONS, COMPASS_POINTS, STREET_ABBREVIATIONS, TIME_SUFFIXES, US_STATES } from './abbreviations.js';
 import { NUMBER_TOKEN, numberReadings, numberToWords } from './numbers.js';
 import type { EnglishWordForm, WordPart } from './types.js';
 
@@ -42,12 +42,23 @@ function wordToken(text: string, at: number, source: string): RawToken {
   let end = at + text.length;
   let form: EnglishWordForm = text.includes('-') ? 'hyphenated' : /['’]/.test(text) ? 'contraction' : 'word';
   let spoken = [folded];
+  let otherReadings: string[][] = [];
   const abbr = Object.hasOwn(ABBREVIATIONS, folded) ? ABBREVIATIONS[folded] : undefined;
   const numberFollows = /^\.\s*\d/.test(source.slice(end));
   if (abbr && source[end] === '.' && (folded !== 'no' || numberFollows)) {
     end += 1;
     form = 'abbreviation';
-    spoken = [...abbr];
+    [spoken, ...otherReadings] = abbr.map((r) => [...r]);
+  } else if (folded === 'no' && text[0] === 'N' && /^\s+\d/.test(source.slice(end))) {
+    // "Flat No 204": "number", or the word as written.
+    form = 'abbreviation';
+    [spoken, otherReadings] = [['number'], [['no']]];
+  } else if (/^[A-Z]/.test(text) && (STREET_ABBREVIATIONS.has(folded) || (text === text.toUpperCase() && Object.hasOwn(COMPASS_POINTS, folded)))) {
+    form = 'abbreviation';
+    if (STREET_ABBREVIATIONS.has(folded)) spoken = [...ABBREVIATIONS[folded][0]];
+    else [spoken, otherReadings] = [[...COMPASS_POINTS[folded]], [[COMPASS_POINTS[folded].join('')], [...folded].map((c) => `${c}.`)]];
+  } else if (/^[A-Z]{2}$/.test(text) && Object.hasOwn(US_STATES, folded)) {
+    otherReadings = [US_STATES[folded].split(' '), [...folded].map((c) => `${c}.`)];
   } else if (folded.endsWith('s') && /^['’](?![\p{L}])/u.test(source.slice(end))) {
     end += 1; // plural possessive: students'
     form = 'contraction';
@@ -59,13 +70,13 @@ function wordToken(text: string, at: number, source: string): RawToken {
     parts.push({ part, beginIndex: offset, endIndex: offset + part.length });
     offset += part.length + 1;
   }
-  return { text: source.slice(at, end), beginIndex: at, endIndex: end, charType: 0, form, spoken, parts };
+  return { text: source.slice(at, end), beginIndex: at, endIndex: end, charType: 0, form, spoken, ...(otherReadings.length > 0 ? { otherReadings } : {}), parts };
 }
 
 function dottedToken(text: string, at: number): RawToken {
   const key = foldWord(text).replace(/\.$/, '');
   const spoken = Object.hasOwn(ABBREVIATIONS, key)
-    ? [...ABBREVIATIONS[key]]
+    ? [...ABBREVIATIONS[key][0]]
     : key.split('.').map((letter) => `${letter}.`);
   const parts = [{ part: text, beginIndex: at, endIndex: at + text.length }];
   return { text, beginIndex: at, endIndex: at + text.length, charType: 0, form: 'abbreviation', spoken, parts };
