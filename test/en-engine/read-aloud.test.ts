@@ -69,14 +69,29 @@ test('numbers read digit by digit are read correctly: a native speaker reads 202
   const pcm = await audio('alphanumeric-accented', 'audio_data', 'Addresses', 'R_6thxkopa8CNYELv.flac');
   const en = await engine.inspect(config({ referenceText: '202 Northgate Drive 512' }), pcm);
   const [first, , , last] = en.words;
-  assert.equal(first.pronunciation, 'T UW1 OW1 T UW1');
+  // Digit by digit ("two oh two" or "two zero two": the aligner does not always tell the two
+  // apart), not the cardinal "two hundred two".
+  assert.match(first.pronunciation, /^T UW1 (OW1|Z IH1 R OW0) T UW1$/);
   assert.equal(last.pronunciation, 'F AY1 V W AH1 N T UW1');
   assert.deepEqual(en.words.map((w) => w.readStatus), ['correct', 'correct', 'correct', 'correct']);
-  // Phonics follow the reading used, not the cardinal "two hundred two".
-  assert.deepEqual(first.phonics.map((b) => b.spell).join(''), 'twoohtwo');
+  // Phonics follow the reading used.
+  assert.match(first.phonics.map((b) => b.spell).join(''), /^two(oh|zero)two$/);
   // Written out as the cardinal, the same reading of 202 is not accepted.
   const cardinal = await engine.inspect(config({ referenceText: 'two hundred two Northgate Drive 512' }), pcm);
   assert.ok(cardinal.words.slice(0, 3).some((w) => w.readStatus !== 'correct'), cardinal.words.map((w) => `${w.text}:${w.readStatus}`).join(' '));
+});
+
+test('an address read with pauses inside its numbers: every word read correctly', async () => {
+  const { engine } = await englishEngine();
+  // A native speaker: "eleven four three eight, southeast, one eighty fourth place, Renton, Washington".
+  const pcm = await audio('alphanumeric-accented', 'audio_data', 'Addresses', 'R_6pnzU40E9DSpr61.flac');
+  const en = await engine.inspect(config({ referenceText: '11438 SE 184th Pl, Renton WA' }), pcm);
+  assert.deepEqual(en.words.map((w) => w.readStatus), ['correct', 'correct', 'correct', 'correct', 'correct', 'correct']);
+  assert.equal(en.words[5].pronunciation, 'W AO1 SH IH0 NG T AH0 N', 'WA read as the state');
+  // The number's span takes in the pauses between the digits it was read as.
+  const [number, compass] = en.words;
+  assert.ok(number.endFrame - number.startFrame > 200, `11438 over ${number.endFrame - number.startFrame} frames`);
+  assert.ok(compass.startFrame >= number.endFrame);
 });
 
 test('audio that does not match the text gives low scores and no exception', async () => {
