@@ -100,6 +100,27 @@ test('abbreviations read more than one way accept each reading; address words an
   assert.deepEqual(readings('I live in Oregon', 2), ['in'], 'state codes only written in capitals');
 });
 
+test('fractions, degrees, units after a number, Roman numerals and "#1" are read as said', () => {
+  const said = (text: string) => {
+    const a = analyzeEnglishText(text);
+    return a.words.map((w) => [w.spoken, ...(w.otherReadings ?? [])].map((r) => r.join(' ')).join(' | '));
+  };
+  assert.deepEqual(said('Add 1/2 cup'), ['add', 'one half | a half | one over two', 'cup']);
+  assert.deepEqual(said('3/4 of it')[0], 'three quarters | three fourths | three over four');
+  assert.deepEqual(said('2/3')[0], 'two thirds | two over three');
+  assert.deepEqual(said('on 12/25/2020').slice(0, 3), ['on', 'twelve', 'twenty five'], 'a date is not a fraction');
+  assert.deepEqual(said('It was 25°C'), ['it', 'was', 'twenty five', 'degrees celsius | degrees centigrade | degrees']);
+  assert.deepEqual(said('77 °F')[1], 'degrees fahrenheit | degrees');
+  assert.deepEqual(said('1° more')[1], 'degree');
+  assert.deepEqual(said('Walk 5 km, carry 1 kg and 2GB'), ['walk', 'five', 'kilometers | k. m.', 'carry', 'one', 'kilogram | k. g.', 'and', 'two', 'gigabytes | g. b.']);
+  assert.deepEqual(said('a km away'), ['a', 'km', 'away'], 'a unit only after a number');
+  assert.deepEqual(said('$5m')[1], 'm', 'not metres after money');
+  assert.deepEqual(said('World War II'), ['world', 'war', 'two | second | the second | i. i.']);
+  assert.deepEqual(said('Henry VIII')[1], 'eight | eighth | the eighth | v. i. i. i.');
+  assert.deepEqual(said('I went'), ['i', 'went'], 'a single letter is no Roman numeral');
+  assert.deepEqual(said('a #1 hit'), ['a', 'number | hash', 'one', 'hit']);
+});
+
 test('a number also carries the other readings people give it, the usual American one first', () => {
   const readings = (written: string) => {
     const w = analyzeEnglishText(`It was ${written} then`).words[2];

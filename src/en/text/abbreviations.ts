@@ -39,5 +39,26 @@ export const US_STATES: Readonly<Record<string, string>> = {
   vt: 'vermont', va: 'virginia', wa: 'washington', wv: 'west virginia', wi: 'wisconsin', wy: 'wyoming',
 };
 
+/**
+ * Units written short after a number ("5 km", "10 kg", "2 GB"): the plural, the singular after
+ * 1; the letters stay accepted. Keys are case-sensitive (`m` metres, `M` million).
+ */
+export const UNITS: Readonly<Record<string, readonly [string, string]>> = {
+  km: ['kilometers', 'kilometer'], m: ['meters', 'meter'], cm: ['centimeters', 'centimeter'], mm: ['millimeters', 'millimeter'],
+  kg: ['kilograms', 'kilogram'], g: ['grams', 'gram'], mg: ['milligrams', 'milligram'], lb: ['pounds', 'pound'], lbs: ['pounds', 'pound'],
+  oz: ['ounces', 'ounce'], ft: ['feet', 'foot'], mi: ['miles', 'mile'], mph: ['miles per hour', 'mile per hour'],
+  kph: ['kilometers per hour', 'kilometer per hour'], ml: ['milliliters', 'milliliter'], l: ['liters', 'liter'],
+  hr: ['hours', 'hour'], hrs: ['hours', 'hour'], min: ['minutes', 'minute'], mins: ['minutes', 'minute'],
+  sec: ['seconds', 'second'], secs: ['seconds', 'second'], KB: ['kilobytes', 'kilobyte'], MB: ['megabytes', 'megabyte'],
+  GB: ['gigabytes', 'gigabyte'], TB: ['terabytes', 'terabyte'], M: ['million', 'million'], bn: ['billion', 'billion'],
+};
+
+/** The degree sign, alone or with a scale ("25°C", "77 °F"): every reading accepted. */
+export const DEGREES: Readonly<Record<string, readonly string[][]>> = {
+  '°': [['degrees']],
+  '°C': [['degrees', 'celsius'], ['degrees', 'centigrade'], ['degrees']],
+  '°F': [['degrees', 'fahrenheit'], ['degrees']],
+};
+
 /** "am"/"pm" written without stops right after a time ("10:30 pm"). */
 export const TIME_SUFFIXES: Readonly<Record<string, string>> = { am: 'a.m.', pm: 'p.m.' };

@@ -215,3 +215,35 @@ export function numberReadings(token: string): string[][] | null {
   }
   return uniqueReadings(out);
 }
+
+/** "3/4" → three quarters, three fourths, three over four; "1/2" → one half, a half. Numerator and denominator up to three digits. */
+export function fractionReadings(numerator: number, denominator: number): string[][] {
+  const count = cardinalWords(numerator);
+  const plural = numerator !== 1;
+  const names = denominator === 2 ? [plural ? 'halves' : 'half'] : denominator === 4 ? [plural ? 'quarters' : 'quarter', plural ? 'fourths' : 'fourth'] : [];
+  const ordinal = ordinalWords(denominator);
+  if (denominator > 2) names.push([...ordinal.slice(0, -1), plural ? pluralOf(ordinal).at(-1)! : ordinal.at(-1)!].join(' '));
+  const out = [...new Set(names)].map((name) => [...count, ...name.split(' ')]);
+  if (numerator === 1 && denominator <= 4) out.push(...out.map((r) => ['a', ...r.slice(1)]));
+  out.push([...count, 'over', ...cardinalWords(denominator)]);
+  return uniqueReadings(out);
+}
+
+const ROMAN = /^(X{0,3})(IX|IV|V?I{0,3})$/;
+const ROMAN_DIGITS: Readonly<Record<string, number>> = { I: 1, V: 5, X: 10 };
+
+/**
+ * The value of a Roman numeral of two or more of the letters I, V and X in capitals (II to
+ * XXXIX: "World War II", "Henry VIII", "Chapter XII"), else null. Single letters are words
+ * (I) or letters (V, X).
+ */
+export function romanValue(text: string): number | null {
+  if (text.length < 2 || !ROMAN.test(text)) return null;
+  let value = 0;
+  for (let i = 0; i < text.length; i++) {
+    const v = ROMAN_DIGITS[text[i]];
+    const next = ROMAN_DIGITS[text[i + 1]] ?? 0;
+    value += v < next ? -v : v;
+  }
+  return value;
+}

@@ -2,8 +2,8 @@
  * First pass over an English reference text: splits it into raw tokens (words, numbers,
  * abbreviations, punctuation, other symbols) with their offsets and spoken forms.
  */
-import { ABBREVIATIONS, COMPASS_POINTS, STREET_ABBREVIATIONS, TIME_SUFFIXES, US_STATES } from './abbreviations.js';
-import { NUMBER_TOKEN, numberReadings, numberToWords } from './numbers.js';
+import { ABBREVIATIONS, COMPASS_POINTS, DEGREES, STREET_ABBREVIATIONS, TIME_SUFFIXES, UNITS, US_STATES } from './abbreviations.js';
+import { NUMBER_TOKEN, cardinalWords, fractionReadings, numberReadings, numberToWords, ordinalWords, romanValue } from './numbers.js';
 import type { EnglishWordForm, WordPart } from './types.js';
 
 export interface RawToken {
@@ -24,6 +24,10 @@ const APOS = "['’]";
 const WORD = new RegExp(`[${LATIN}]+(?:${APOS}[${LATIN}]+)*(?:-[${LATIN}]+(?:${APOS}[${LATIN}]+)*)*`, 'uy');
 /** Dotted letter abbreviations: e.g., U.S., a.m. */
 const DOTTED = /(?:[A-Za-z]\.){2,}/y;
+/** A fraction of up to three digits over up to three digits, not part of a date or a path. */
+const FRACTION = /\d{1,3}\/\d{1,3}(?![\d/])/y;
+/** The degree sign, with its scale when one follows ("°C", "° F"). */
+const DEGREE = /°(?:\s?[CF](?![\p{L}]))?/uy;
 const SPACE = /\s+/y;
 
 function stickyMatch(re: RegExp, text: string, at: number): string | null {
@@ -59,6 +63,12 @@ function wordToken(text: string, at: number, source: string): RawToken {
     else [spoken, otherReadings] = [[...COMPASS_POINTS[folded]], [[COMPASS_POINTS[folded].join('')], [...folded].map((c) => `${c}.`)]];
   } else if (/^[A-Z]{2}$/.test(text) && Object.hasOwn(US_STATES, folded)) {
     otherReadings = [US_STATES[folded].split(' '), [...folded].map((c) => `${c}.`)];
+  } else if (romanValue(text) !== null) {
+    // "World War II", "Henry VIII": two, second, the second; the letters stay accepted.
+    const value = romanValue(text)!;
+    form = 'number';
+    spoken = cardinalWords(value);
+    otherReadings = [ordinalWords(value), ['the', ...ordinalWords(value)], [...folded].map((c) => `${c}.`)];
   } else if (folded.endsWith('s') && /^['’](?![\p{L}])/u.test(source.slice(end))) {
     end += 1; // plural possessive: students'
     form = 'contraction';
@@ -88,10 +98,25 @@ function numberToken(text: string, at: number): RawToken {
   return { text, beginIndex: at, endIndex: at + text.length, charType: 0, form: 'number', spoken, ...(otherReadings.length > 0 ? { otherReadings } : {}), parts };
 }
 
-function symbolToken(ch: string, at: number): RawToken {
-  if (ch === '&') {
-    const parts = [{ part: ch, beginIndex: at, endIndex: at + 1 }];
-    return { text: ch, beginIndex: at, endIndex: at + 1, charType: 0, form: 'word', spoken: ['and'], parts };
+function fractionToken(text: string, at: number): RawToken {
+  const [numerator, denominator] = text.split('/').map(Number);
+  const [spoken, ...otherReadings] = fractionReadings(numerator, denominator);
+  const parts = [{ part: text, beginIndex: at, endIndex: at + text.length }];
+  return { text, beginIndex: at, endIndex: at + text.length, charType: 0, form: 'number', spoken, ...(otherReadings.length > 0 ? { otherReadings } : {}), parts };
+}
+
+function degreeToken(text: string, at: number): RawToken {
+  const [spoken, ...otherReadings] = DEGREES[text.replace(/\s/g, '')].map((r) => [...r]);
+  const parts = [{ part: text, beginIndex: at, endIndex: at + text.length }];
+  return { text, beginIndex: at, endIndex: at + text.length, charType: 0, form: 'abbreviation', spoken, ...(otherReadings.length > 0 ? { otherReadings } : {}), parts };
+}
+
+function symbolToken(ch: string, at: number, source: string): RawToken {
+  const parts = [{ part: ch, beginIndex: at, endIndex: at + 1 }];
+  if (ch === '&') return { text: ch, beginIndex: at, endIndex: at + 1, charType: 0, form: 'word', spoken: ['and'], parts };
+  // "#1 hit": number one.
+  if (ch === '#' && /\d/.test(source[at + 1] ?? '')) {
+    return { text: ch, beginIndex: at, endIndex: at + 1, charType: 0, form: 'abbreviation', spoken: ['number'], otherReadings: [['hash']], parts };
   }
   const charType = /\p{P}/u.test(ch) ? 1 : 2;
   return { text: ch, beginIndex: at, endIndex: at + ch.length, charType };
@@ -106,13 +131,18 @@ export function scanTokens(source: string): RawToken[] {
     if (space) { at += space.length; continue; }
     let token: RawToken;
     const dotted = stickyMatch(DOTTED, source, at);
-    const num = dotted ? null : stickyMatch(NUMBER_TOKEN, source, at);
-    const word = dotted || num ? null : stickyMatch(WORD, source, at);
+    const fraction = dotted ? null : stickyMatch(FRACTION, source, at);
+    const num = dotted || fraction ? null : stickyMatch(NUMBER_TOKEN, source, at);
+    const word = dotted || fraction || num ? null : stickyMatch(WORD, source, at);
+    const degree = dotted || fraction || num || word ? null : stickyMatch(DEGREE, source, at);
     if (dotted) token = dottedToken(dotted, at);
+    else if (fraction) token = fractionToken(fraction, at);
     else if (num) token = numberToken(num, at);
     else if (word) token = wordToken(word, at, source);
-    else token = symbolToken(String.fromCodePoint(source.codePointAt(at)!), at);
+    else if (degree) token = degreeToken(degree, at);
+    else token = symbolToken(String.fromCodePoint(source.codePointAt(at)!), at, source);
     attachTimeSuffix(out, token);
+    attachUnit(out, token);
     out.push(token);
     at = token.endIndex;
   }
@@ -136,4 +166,24 @@ function attachTimeSuffix(previous: RawToken[], token: RawToken): void {
       prev.spoken = bare;
     }
   }
+}
+
+/**
+ * "5 km", "1 kg", "2GB": a unit written short after a number is read as the unit, singular
+ * after 1 ("one kilogram"), the letters still accepted. Not after money ("$5m" is not metres).
+ * A degree sign after 1 is "degree".
+ */
+function attachUnit(previous: RawToken[], token: RawToken): void {
+  const prev = previous[previous.length - 1];
+  if (prev?.text === '1' && token.text.startsWith('°')) {
+    const singular = (r: string[]) => r.map((w) => (w === 'degrees' ? 'degree' : w));
+    token.spoken = singular(token.spoken ?? []);
+    token.otherReadings = token.otherReadings?.map(singular);
+    return;
+  }
+  if (prev?.form !== 'number' || /^[$£€]/.test(prev.text) || token.form !== 'word' || !Object.hasOwn(UNITS, token.text)) return;
+  const [many, one] = UNITS[token.text];
+  token.form = 'abbreviation';
+  token.spoken = (prev.text === '1' ? one : many).split(' ');
+  token.otherReadings = [[...foldWord(token.text)].map((c) => `${c}.`)];
 }
