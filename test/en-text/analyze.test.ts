@@ -98,6 +98,7 @@ test('abbreviations read more than one way accept each reading; address words an
   assert.deepEqual(readings('I said no 5 times', 2), ['no'], 'a lower-case "no" stays the word');
   assert.deepEqual(readings('The se of it', 1), ['se'], 'compass points only in capitals');
   assert.deepEqual(readings('I live in Oregon', 2), ['in'], 'state codes only written in capitals');
+  assert.deepEqual(readings('HE WAS IN A FIGHT OR SOMETHING', 2), ['in'], 'not in a text all in capitals');
 });
 
 test('fractions, degrees, units after a number, Roman numerals and "#1" are read as said', () => {

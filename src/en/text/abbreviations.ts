@@ -26,7 +26,8 @@ export const COMPASS_POINTS: Readonly<Record<string, readonly string[]>> = {
 
 /**
  * US state codes: written in capitals ("Renton WA") the state's name is also accepted, beside the
- * word or the letters the code is otherwise read as.
+ * word or the letters the code is otherwise read as; not in a text written all in capitals,
+ * where "IN", "OR" and "ME" are the words.
  */
 export const US_STATES: Readonly<Record<string, string>> = {
   al: 'alabama', ak: 'alaska', az: 'arizona', ar: 'arkansas', ca: 'california', co: 'colorado', ct: 'connecticut',

@@ -41,7 +41,8 @@ export function foldWord(text: string): string {
   return text.normalize('NFD').replace(/\p{M}/gu, '').replace(/’/g, "'").toLowerCase();
 }
 
-function wordToken(text: string, at: number, source: string): RawToken {
+/** `allCaps`: the whole text is written in capitals, where a capitalised word is no sign of a code. */
+function wordToken(text: string, at: number, source: string, allCaps: boolean): RawToken {
   const folded = foldWord(text);
   let end = at + text.length;
   let form: EnglishWordForm = text.includes('-') ? 'hyphenated' : /['’]/.test(text) ? 'contraction' : 'word';
@@ -61,7 +62,7 @@ function wordToken(text: string, at: number, source: string): RawToken {
     form = 'abbreviation';
     if (STREET_ABBREVIATIONS.has(folded)) spoken = [...ABBREVIATIONS[folded][0]];
     else [spoken, otherReadings] = [[...COMPASS_POINTS[folded]], [[COMPASS_POINTS[folded].join('')], [...folded].map((c) => `${c}.`)]];
-  } else if (/^[A-Z]{2}$/.test(text) && Object.hasOwn(US_STATES, folded)) {
+  } else if (!allCaps && /^[A-Z]{2}$/.test(text) && Object.hasOwn(US_STATES, folded)) {
     otherReadings = [US_STATES[folded].split(' '), [...folded].map((c) => `${c}.`)];
   } else if (romanValue(text) !== null) {
     // "World War II", "Henry VIII": two, second, the second; the letters stay accepted.
@@ -125,6 +126,7 @@ function symbolToken(ch: string, at: number, source: string): RawToken {
 /** Splits the text into raw tokens, left to right. */
 export function scanTokens(source: string): RawToken[] {
   const out: RawToken[] = [];
+  const allCaps = !/\p{Ll}/u.test(source);
   let at = 0;
   while (at < source.length) {
     const space = stickyMatch(SPACE, source, at);
@@ -138,7 +140,7 @@ export function scanTokens(source: string): RawToken[] {
     if (dotted) token = dottedToken(dotted, at);
     else if (fraction) token = fractionToken(fraction, at);
     else if (num) token = numberToken(num, at);
-    else if (word) token = wordToken(word, at, source);
+    else if (word) token = wordToken(word, at, source, allCaps);
     else if (degree) token = degreeToken(degree, at);
     else token = symbolToken(String.fromCodePoint(source.codePointAt(at)!), at, source);
     attachTimeSuffix(out, token);
