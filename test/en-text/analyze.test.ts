@@ -93,6 +93,8 @@ test('abbreviations read more than one way accept each reading; address words an
   assert.deepEqual(readings('Dr. Green lives on Elm St. now', 5), ['saint', 'street']);
   assert.deepEqual(readings('11438 SE 184th Pl, Renton WA', 1), ['south east', 'southeast', 's. e.']);
   assert.deepEqual(readings('11438 SE 184th Pl, Renton WA', 3), ['place']);
+  assert.deepEqual(readings('12 Oak Ct, Hartford CT', 2), ['court']);
+  assert.deepEqual(readings('12 Oak Ct, Hartford CT', 4), ['ct', 'connecticut', 'c. t.']);
   assert.deepEqual(readings('11438 SE 184th Pl, Renton WA', 5), ['wa', 'washington', 'w. a.']);
   assert.deepEqual(readings('FLAT NO 204 SATSANG SOCIETY', 1), ['number', 'no']);
   assert.deepEqual(readings('I said no 5 times', 2), ['no'], 'a lower-case "no" stays the word');
@@ -110,6 +112,7 @@ test('fractions, degrees, units after a number, Roman numerals and "#1" are read
   assert.deepEqual(said('3/4 of it')[0], 'three quarters | three fourths | three over four');
   assert.deepEqual(said('2/3')[0], 'two thirds | two over three');
   assert.deepEqual(said('on 12/25/2020').slice(0, 3), ['on', 'twelve', 'twenty five'], 'a date is not a fraction');
+  assert.deepEqual(said('on 1/2/3'), ['on', 'one', 'two', 'three'], 'nor its last two numbers');
   assert.deepEqual(said('It was 25°C'), ['it', 'was', 'twenty five', 'degrees celsius | degrees centigrade | degrees']);
   assert.deepEqual(said('77 °F')[1], 'degrees fahrenheit | degrees');
   assert.deepEqual(said('1° more')[1], 'degree');

@@ -51,7 +51,7 @@ export interface Pronunciation {
   source: PronSource;
   /** Which rule produced a derived variant, e.g. 'non-rhotic', 'bath', 'lot', 'weak'. */
   variant?: string;
-  /** The spoken words read, when they are one of a token's other readings (a number's), not its first. */
+  /** The spoken words read, when they are one of a token's other readings (a number's, an abbreviation's), not its first. */
   reading?: string[];
   /**
    * Where a new spoken word begins, as indices into `phones`, when the pronunciation joins

@@ -13,7 +13,7 @@ export interface RawToken {
   charType: 0 | 1 | 2;
   form?: EnglishWordForm;
   spoken?: string[];
-  /** Other readings of the token (a number's), each accepted like `spoken`. */
+  /** Other readings of the token (a number's, an abbreviation's), each accepted like `spoken`. */
   otherReadings?: string[][];
   parts?: WordPart[];
 }
@@ -25,7 +25,7 @@ const WORD = new RegExp(`[${LATIN}]+(?:${APOS}[${LATIN}]+)*(?:-[${LATIN}]+(?:${A
 /** Dotted letter abbreviations: e.g., U.S., a.m. */
 const DOTTED = /(?:[A-Za-z]\.){2,}/y;
 /** A fraction of up to three digits over up to three digits, not part of a date or a path. */
-const FRACTION = /\d{1,3}\/\d{1,3}(?![\d/])/y;
+const FRACTION = /(?<![\d/])\d{1,3}\/\d{1,3}(?![\d/])/y;
 /** The degree sign, with its scale when one follows ("°C", "° F"). */
 const DEGREE = /°(?:\s?[CF](?![\p{L}]))?/uy;
 const SPACE = /\s+/y;
@@ -58,12 +58,15 @@ function wordToken(text: string, at: number, source: string, allCaps: boolean): 
     // "Flat No 204": "number", or the word as written.
     form = 'abbreviation';
     [spoken, otherReadings] = [['number'], [['no']]];
-  } else if (/^[A-Z]/.test(text) && (STREET_ABBREVIATIONS.has(folded) || (text === text.toUpperCase() && Object.hasOwn(COMPASS_POINTS, folded)))) {
-    form = 'abbreviation';
-    if (STREET_ABBREVIATIONS.has(folded)) spoken = [...ABBREVIATIONS[folded][0]];
-    else [spoken, otherReadings] = [[...COMPASS_POINTS[folded]], [[COMPASS_POINTS[folded].join('')], [...folded].map((c) => `${c}.`)]];
   } else if (!allCaps && /^[A-Z]{2}$/.test(text) && Object.hasOwn(US_STATES, folded)) {
+    // "Renton WA" (and "Hartford CT": a state before the street word "Ct").
     otherReadings = [US_STATES[folded].split(' '), [...folded].map((c) => `${c}.`)];
+  } else if (/^[A-Z]/.test(text) && STREET_ABBREVIATIONS.has(folded)) {
+    form = 'abbreviation';
+    spoken = [...ABBREVIATIONS[folded][0]];
+  } else if (text === text.toUpperCase() && Object.hasOwn(COMPASS_POINTS, folded)) {
+    form = 'abbreviation';
+    [spoken, otherReadings] = [[...COMPASS_POINTS[folded]], [[COMPASS_POINTS[folded].join('')], [...folded].map((c) => `${c}.`)]];
   } else if (romanValue(text) !== null) {
     // "World War II", "Henry VIII": two, second, the second; the letters stay accepted.
     const value = romanValue(text)!;

@@ -35,8 +35,9 @@ export interface EnglishWord {
    */
   spoken: string[];
   /**
-   * Other readings of the token a reader may give, each accepted like `spoken` (numbers only:
-   * "four oh seven" and "four hundred and seven" beside "four hundred seven" for 407).
+   * Other readings of the token a reader may give, each accepted like `spoken`: numbers ("four
+   * oh seven" and "four hundred and seven" beside "four hundred seven" for 407), abbreviations
+   * (`St.` saint or street), units, state codes, Roman numerals.
    */
   otherReadings?: string[][];
   /** Pieces of a hyphenated word with their offsets; one part otherwise. */
