@@ -55,7 +55,7 @@ export interface Pronunciation {
   reading?: string[];
   /**
    * Where a new spoken word begins, as indices into `phones`, when the pronunciation joins
-   * several (a number, a hyphenated word, letters spelt out): a reader may pause there.
+   * several (a number, a hyphenated word): a reader may pause there.
    */
   breaks?: number[];
 }

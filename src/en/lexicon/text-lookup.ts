@@ -34,10 +34,15 @@ function defaultWeakForms(kind: EnglishTextKind): boolean {
 /** An unknown word written in capitals (2-6 letters, optional plural s) may be read letter by letter. */
 const ACRONYM = /^[A-Z]{2,6}s?$/;
 
-/** Letter names joined ("KXYZ" → K EY W EH K S W AY Z IY), first; the letter-to-sound reading stays accepted. */
+/**
+ * Letter names joined ("KXYZ" → K EY W EH K S W AY Z IY), first; the letter-to-sound reading stays
+ * accepted. The letters are one run (no `breaks`): an acronym is said without pauses, and in a
+ * text written all in capitals, where every unknown word gets this reading, a spelling the
+ * aligner could stretch over pauses would take other speech more easily.
+ */
 function spelledOut(lexicon: EnglishLexicon, text: string, prons: Pronunciation[], dialect: EnglishDialect): Pronunciation[] {
   const letters = text.replace(/s$/, '').toLowerCase().split('');
-  const spelled = joinPronunciations(letters.map((c) => lexicon.lookupWord(`${c}.`, { dialect })));
+  const spelled = joinPronunciations(letters.map((c) => lexicon.lookupWord(`${c}.`, { dialect }))).map(({ breaks: _, ...p }) => p);
   const plural = text.endsWith('s') ? spelled.map((p) => ({ ...p, phones: [...p.phones, 'Z'] })) : spelled;
   return addUnique([...plural], prons);
 }
