@@ -344,6 +344,7 @@ async function phrasing(): Promise<void> {
   const labels: number[] = [];
   const skill: number[] = [];
   const pause: number[] = [];
+  const promptOf: string[] = [];
   let agree = 0;
   let breaks = 0;
   for (const id of picked) {
@@ -351,6 +352,7 @@ async function phrasing(): Promise<void> {
     const cfg = config(ref);
     const en = await engine.inspect(cfg, await decodeAudio(fs.readFileSync(path.join(dir, 'wavs', `${id}.flac`))));
     labels.push(coarse.get(id)!);
+    promptOf.push(ref);
     skill.push(toAssessment(en, cfg).dimensions.readingSkill);
     pause.push(en.skill.phrasing);
     const perBreak = (fine.get(id) ?? []).filter((_, i) => i % 2 === 1);
@@ -361,14 +363,21 @@ async function phrasing(): Promise<void> {
       if (b.appropriate === (expert === 3)) agree++;
     }
   }
+  // Each prompt on its own: the held-out protocol reads other prompts, so the agreement should not rest on one.
+  const byPrompt = [...new Set(promptOf)].map((prompt) => {
+    const k = promptOf.flatMap((p, i) => (p === prompt ? [i] : []));
+    return { prompt, n: k.length, spearmanReadingSkill: r3(spearman(k.map((i) => skill[i]), k.map((i) => labels[i]))), spearmanPause: r3(spearman(k.map((i) => pause[i]), k.map((i) => labels[i]))) };
+  });
   const res = {
     n: picked.length,
     spearmanReadingSkill: r3(spearman(skill, labels)),
     spearmanPause: r3(spearman(pause, labels)),
     perBreakAccuracy: r3(agree / Math.max(1, breaks)),
     breaks,
+    byPrompt,
   };
   console.log(`\nphrasing-break-dev (${res.n} recordings, ${breaks} breaks): Spearman reading skill ${res.spearmanReadingSkill}, pause ${res.spearmanPause} (target >= 0.5); per-break accuracy ${(res.perBreakAccuracy * 100).toFixed(1)}%`);
+  for (const p of byPrompt) console.log(`  "${p.prompt}" (${p.n}): reading skill ${p.spearmanReadingSkill}, pause ${p.spearmanPause}`);
   figures.phrasing = res;
 }
 
