@@ -103,7 +103,7 @@ test('abbreviations read more than one way accept each reading; address words an
   assert.deepEqual(readings('HE WAS IN A FIGHT OR SOMETHING', 2), ['in'], 'not in a text all in capitals');
 });
 
-test('fractions, degrees, units after a number, Roman numerals and "#1" are read as said', () => {
+test('fractions, degrees, units after a number, Roman numerals, "#1" and ranges are read as said', () => {
   const said = (text: string) => {
     const a = analyzeEnglishText(text);
     return a.words.map((w) => [w.spoken, ...(w.otherReadings ?? [])].map((r) => r.join(' ')).join(' | '));
@@ -123,6 +123,12 @@ test('fractions, degrees, units after a number, Roman numerals and "#1" are read
   assert.deepEqual(said('Henry VIII')[1], 'eight | eighth | the eighth | v. i. i. i.');
   assert.deepEqual(said('I went'), ['i', 'went'], 'a single letter is no Roman numeral');
   assert.deepEqual(said('a #1 hit'), ['a', 'number | hash', 'one', 'hit']);
+  assert.deepEqual(said('ages 3–5'), ['ages', 'three', 'five | to five | through five'], 'a range: the dash read "to" or not at all');
+  const range = analyzeEnglishText('From 1990-1995 it grew');
+  assert.equal(range.words[1].punctuationAfter, '', 'the dash of a range is no break');
+  assert.ok(range.words[2].otherReadings!.some((r) => r.join(' ') === 'to nineteen ninety five'));
+  assert.equal(range.tokens.find((t) => t.text === '-')?.charType, 1, 'the dash stays a mark of the text');
+  assert.equal(analyzeEnglishText('2 - 3').words[0].punctuationAfter, '-', 'a spaced dash is punctuation as before');
 });
 
 test('a number also carries the other readings people give it, the usual American one first', () => {

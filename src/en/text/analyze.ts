@@ -72,7 +72,7 @@ class StructureBuilder {
   /** Punctuation and symbols: recorded, attached to the word before, never read. */
   addMark(t: RawToken): void {
     this.tokens.push({ text: t.text, beginIndex: t.beginIndex, endIndex: t.endIndex, charType: t.charType });
-    if (this.words.length > 0) this.words[this.words.length - 1].punctuationAfter += t.text;
+    if (this.words.length > 0 && !t.joinsNumbers) this.words[this.words.length - 1].punctuationAfter += t.text;
   }
 
   closeClause(): void {

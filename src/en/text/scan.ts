@@ -16,6 +16,8 @@ export interface RawToken {
   /** Other readings of the token (a number's, an abbreviation's), each accepted like `spoken`. */
   otherReadings?: string[][];
   parts?: WordPart[];
+  /** A dash joining two numbers ("1990-1995", "10–20"): read "to" or not at all, no break in the phrasing. */
+  joinsNumbers?: boolean;
 }
 
 const LATIN = '\\p{Script=Latin}\\p{M}';
@@ -148,6 +150,7 @@ export function scanTokens(source: string): RawToken[] {
     else token = symbolToken(String.fromCodePoint(source.codePointAt(at)!), at, source);
     attachTimeSuffix(out, token);
     attachUnit(out, token);
+    attachRange(out, token);
     out.push(token);
     at = token.endIndex;
   }
@@ -191,4 +194,19 @@ function attachUnit(previous: RawToken[], token: RawToken): void {
   token.form = 'abbreviation';
   token.spoken = (prev.text === '1' ? one : many).split(' ');
   token.otherReadings = [[...foldWord(token.text)].map((c) => `${c}.`)];
+}
+
+/**
+ * "1990-1995", "pages 10–20": a hyphen or en dash joining two numbers is read "to" (or
+ * "through"), or not at all ("555-1234"). The second number also takes its readings with "to"
+ * before them, and the dash is no break for the phrasing.
+ */
+function attachRange(previous: RawToken[], token: RawToken): void {
+  const dash = previous[previous.length - 1];
+  const first = previous[previous.length - 2];
+  if (token.form !== 'number' || first?.form !== 'number' || !dash || !/^[-–]$/.test(dash.text)) return;
+  if (dash.beginIndex !== first.endIndex || token.beginIndex !== dash.endIndex || !token.spoken) return;
+  dash.joinsNumbers = true;
+  const own = [token.spoken, ...(token.otherReadings ?? [])];
+  token.otherReadings = [...(token.otherReadings ?? []), ...own.map((r) => ['to', ...r]), ['through', ...token.spoken]];
 }
