@@ -151,6 +151,11 @@ test('a number also carries the other readings people give it, the usual America
   assert.ok(!readings('2000').includes('twenty hundred'));
   assert.ok(readings('411007').includes('four one one oh oh seven'));
   assert.ok(readings('007').includes('oh oh seven'));
+  assert.ok(readings('007').includes('double oh seven'));
+  assert.ok(readings('5511').includes('double five double one'));
+  const phone = readings('8885112931');
+  assert.equal(phone[0], 'eight eight eight five one one two nine three one', 'seven digits or more: digit by digit first');
+  assert.ok(phone.includes('triple eight five double one two nine three one'));
   assert.deepEqual(readings('0.5'), ['zero point five', 'oh point five', 'point five']);
   assert.deepEqual(readings('$2.50'), ['two dollars fifty cents', 'two dollars and fifty cents', 'two fifty']);
   assert.ok(readings('£120').includes('a hundred and twenty pounds'));

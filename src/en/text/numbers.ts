@@ -7,6 +7,8 @@
  *    as a year ("1990" → nineteen ninety, "1905" → nineteen oh five, "2005" → two thousand five,
  *    "2019" → twenty nineteen); "1990s" → nineteen nineties
  *  - decimals "3.14" → three point one four
+ *  - seven digits or more written without a comma (a telephone number, an identifier) digit by
+ *    digit: "8885112931" → eight eight eight five one one two nine three one
  *  - times "10:30" → ten thirty, "7:05" → seven oh five, "9:00" → nine o'clock
  *  - with a currency sign or percent: "$5" → five dollars, "$2.50" → two dollars fifty cents,
  *    "50%" → fifty percent
@@ -80,6 +82,23 @@ function digitsWords(digits: string, zero = 'zero'): string[] {
   return [...digits].map((d) => (d === '0' ? zero : ONES[Number(d)]));
 }
 
+/** Digit by digit with a run of two or three alike said "double" or "triple" ("5511" → double five double one), or null when there is none. */
+function runsWords(digits: string, zero: string): string[] | null {
+  const runs = digits.match(/(\d)\1*/g) ?? [];
+  if (!runs.some((r) => r.length === 2 || r.length === 3)) return null;
+  return runs.flatMap((r) => {
+    const word = r[0] === '0' ? zero : ONES[Number(r[0])];
+    if (r.length === 2) return ['double', word];
+    if (r.length === 3) return ['triple', word];
+    return Array<string>(r.length).fill(word);
+  });
+}
+
+/** Digit by digit, with "oh" and with "zero", and with runs said "double" and "triple". */
+function digitByDigit(plain: string): string[][] {
+  return ['oh', 'zero'].flatMap((zero) => [digitsWords(plain, zero), runsWords(plain, zero)]).filter((r): r is string[] => r !== null);
+}
+
 function isYear(n: number, text: string): boolean {
   return /^\d{4}$/.test(text) && n >= 1100 && n < 2100 && n % 1000 !== 0;
 }
@@ -107,6 +126,8 @@ export function numberToWords(token: string): string[] | null {
   const [, sign, intText, decimals, minutes, suffix] = m;
   const plain = intText.replace(/,/g, '');
   if (plain.length > 12) return digitsWords(plain);
+  // Seven digits or more without a comma: a telephone number or an identifier, read digit by digit.
+  if (plain === intText && plain.length >= 7 && !sign && decimals === undefined && minutes === undefined && !suffix) return digitsWords(plain);
   const n = Number(plain);
   const lower = suffix?.toLowerCase();
   if (sign) {
@@ -158,10 +179,10 @@ function pairReadings(n: number, plain: string): string[][] {
   return [];
 }
 
-/** An integer written without a comma is also read in pairs and digit by digit ("four oh seven", "four zero seven"). */
+/** An integer written without a comma is also read in pairs and digit by digit ("four oh seven", "four zero seven", "double eight five"). */
 function digitReadings(n: number, plain: string): string[][] {
   const out = n === 0 ? [['oh']] : pairReadings(n, plain);
-  if (plain.length >= 3 || (plain.length > 1 && plain[0] === '0')) out.push(digitsWords(plain, 'oh'), digitsWords(plain));
+  if (plain.length >= 3 || (plain.length > 1 && plain[0] === '0')) out.push(...digitByDigit(plain));
   return out;
 }
 
@@ -185,7 +206,7 @@ export function numberReadings(token: string): string[][] | null {
   if (!first || !m) return first ? [first] : null;
   const [, sign, intText, decimals, minutes, suffix] = m;
   const plain = intText.replace(/,/g, '');
-  if (plain.length > 12) return uniqueReadings([first, digitsWords(plain, 'oh')]);
+  if (plain.length > 12) return uniqueReadings([first, ...digitByDigit(plain)]);
   const n = Number(plain);
   const lower = suffix?.toLowerCase();
   const counts = countReadings(n, !sign && decimals === undefined && minutes === undefined && isYear(n, intText));
