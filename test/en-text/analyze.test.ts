@@ -93,6 +93,7 @@ test('abbreviations read more than one way accept each reading; address words an
   assert.deepEqual(readings('Dr. Green lives on Elm St. now', 5), ['saint', 'street']);
   assert.deepEqual(readings('11438 SE 184th Pl, Renton WA', 1), ['south east', 'southeast', 's. e.']);
   assert.deepEqual(readings('11438 SE 184th Pl, Renton WA', 3), ['place']);
+  assert.deepEqual(readings('5 Park Ave', 2), ['avenue']);
   assert.deepEqual(readings('12 Oak Ct, Hartford CT', 2), ['court']);
   assert.deepEqual(readings('12 Oak Ct, Hartford CT', 4), ['ct', 'connecticut', 'c. t.']);
   assert.deepEqual(readings('11438 SE 184th Pl, Renton WA', 5), ['wa', 'washington', 'w. a.']);

@@ -13,11 +13,12 @@ export const ABBREVIATIONS: Readonly<Record<string, readonly (readonly string[])
 };
 
 /**
- * Street words written short without a full stop in an address ("Renton Pl", "Ridge Rd"): read
- * as the street word when written with a capital. (The dictionary reads "St", "Dr", "Ave" and
- * "Blvd" as street, drive, avenue and boulevard already.)
+ * Street words written short without a full stop in an address ("Renton Pl", "Ridge Rd", "Park
+ * Ave"): read as the street word when written with a capital. (The dictionary reads "St", "Dr"
+ * and "Blvd" as street or saint, drive or doctor, and boulevard already; its "ave" is the Latin
+ * word.)
  */
-export const STREET_ABBREVIATIONS: ReadonlySet<string> = new Set(['rd', 'ln', 'pl', 'ct', 'apt', 'sq', 'hwy']);
+export const STREET_ABBREVIATIONS: ReadonlySet<string> = new Set(['rd', 'ln', 'pl', 'ct', 'apt', 'sq', 'hwy', 'ave']);
 
 /** Compass points written as capitals in an address ("SE 184th"), also accepted spelt out. */
 export const COMPASS_POINTS: Readonly<Record<string, readonly string[]>> = {
