@@ -2,6 +2,7 @@
  * Validity of the English engine on real speech (`npm run validity:en`; `--subset` for CI,
  * under 3 minutes; full by default; `--only so762|native|nonnative|phrasing` for one part;
  * `--extract` to align speechocean762 test utterances missing from the extraction cache;
+ * `--misses` to list every seeded alteration missed or with other words flagged;
  * `--decoder-args "..."`, `--loop-decoder-args "..."`, `--cache DIR` and `--model FILE` score a front-end variant extracted
  * and fitted by tools/train-en-so762.ts with the same options).
  * Prints each table and ends with one JSON line of the figures. Protocol (issue 7):
@@ -39,6 +40,7 @@ import { nativeSet, rng, type NativeReading } from './en-native-set.js';
 
 const DATA = path.resolve(SO762_DIR, '..');
 const subset = process.argv.includes('--subset');
+const listMisses = process.argv.includes('--misses');
 const figures: Record<string, unknown> = { mode: subset ? 'subset' : 'full' };
 const backend = createInThreadBackend(loadConfig(), { langs: ['en'], decoderArgs: decoderArgsOption() });
 const lexicon = await loadEnglishLexicon();
@@ -142,11 +144,21 @@ async function native(): Promise<void> {
 
 const LABELS: Record<string, string> = { omissionFunctionWord: 'omission (function word)' };
 
-/** One altered reading: the altered word (`target`, -1 when not found) flagged or not, and every other flag a false one. */
-function tally(s: { tp: number; n: number; fp: number }, words: EnglishAssessment['words'], target: number): void {
+/**
+ * One altered reading: the altered word (`target`, -1 when not found) flagged or not, and every
+ * other flag a false one. With `--misses`, a case missed or with false flags is listed: the
+ * altered word and its status, then each other word flagged with its distance from it.
+ */
+function tally(s: { tp: number; n: number; fp: number }, words: EnglishAssessment['words'], target: number, label: string): void {
   s.n++;
-  if (target >= 0 && flagged(words[target])) s.tp++;
-  s.fp += words.filter((w, i) => i !== target && flagged(w)).length;
+  const hit = target >= 0 && flagged(words[target]);
+  if (hit) s.tp++;
+  const others = words.map((w, i) => ({ w, i })).filter(({ w, i }) => i !== target && flagged(w));
+  s.fp += others.length;
+  if (listMisses && (!hit || others.length > 0)) {
+    const t = words[target];
+    console.log(`  ${label}: ${hit ? 'caught' : 'MISSED'} ${t ? `"${t.text}" ${t.readStatus} ${Math.round(t.accuracy)}` : '(not found)'}; others flagged: ${others.map(({ w, i }) => `"${w.text}" ${w.readStatus} (${i - target > 0 ? '+' : ''}${i - target})`).join(', ') || 'none'}`);
+  }
 }
 
 async function alterations(items: NativeReading[]): Promise<void> {
@@ -163,7 +175,7 @@ async function alterations(items: NativeReading[]): Promise<void> {
       const altered = kind === 'substitution' ? words.map((w, i) => (i === pos ? extra : w)) : [...words.slice(0, pos), extra, ...words.slice(pos)];
       const r = await inspect(await audioOf(it.file), altered.join(' '));
       // Punctuation glued to a replaced word is lost with it; the analysed index still matches the token position.
-      tally(res[kind], r.en.words, r.en.words.findIndex((w) => w.text.toLowerCase() === extra));
+      tally(res[kind], r.en.words, r.en.words.findIndex((w) => w.text.toLowerCase() === extra), `${kind} ${path.basename(it.file)}: ${kind === 'substitution' ? `"${extra}" for "${words[pos]}"` : `"${extra}" added`}`);
     }
   }
   // A function word added at any position, from a generator of its own (the draws above stay as
@@ -174,7 +186,7 @@ async function alterations(items: NativeReading[]): Promise<void> {
     const pos = Math.floor(frand() * (words.length + 1));
     const extra = FUNCTION_POOL[Math.floor(frand() * FUNCTION_POOL.length)];
     const r = await inspect(await audioOf(it.file), [...words.slice(0, pos), extra, ...words.slice(pos)].join(' '));
-    if (r.en.words[pos]?.text.toLowerCase() === extra) tally(res.omissionFunctionWord, r.en.words, pos);
+    if (r.en.words[pos]?.text.toLowerCase() === extra) tally(res.omissionFunctionWord, r.en.words, pos, `function word ${path.basename(it.file)}: "${extra}" added`);
   }
   const out: Record<string, unknown> = {};
   console.log('\nseeded alterations            n   recall  precision');
