@@ -17,14 +17,7 @@ export const FRAMES_PER_SECOND = 100;
 export const SAMPLE_RATE = 16000;
 export const SAMPLES_PER_FRAME = SAMPLE_RATE / FRAMES_PER_SECOND;
 
-/**
- * Inside a pronunciation: a boundary between two spoken words of one unit (a number read
- * "four | oh | seven"), where the word pass allows silence and fillers as between units. It is
- * not a phone: phone passes and results never see it.
- */
-export const WORD_BREAK = '|';
-
-/** A word/character to align, with one or more pronunciations in the model's phone set (WORD_BREAK between its spoken words). */
+/** A word/character to align, with one or more pronunciations in the model's phone set. */
 export interface AlignUnit {
   label: string;
   prons: string[][];

@@ -1,9 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compileGrammar, compilePhoneSequence, parseSlots, pronPhones, pronWord } from '../../src/acoustic/sphinx/grammar.js';
-import { buildUnits, unitPhones } from '../../src/acoustic/sphinx/units.js';
+import { compileGrammar, compilePhoneSequence, parseSlots, pronWord } from '../../src/acoustic/sphinx/grammar.js';
 import { loopScoreOver, withGop } from '../../src/acoustic/gop.js';
-import { WORD_BREAK, type GrammarSpec } from '../../src/acoustic/types.js';
+import type { GrammarSpec } from '../../src/acoustic/types.js';
 
 const grammar: GrammarSpec = {
   slots: [
@@ -65,24 +64,4 @@ test('loopScoreOver shares a loop segment in proportion to overlapping frames (e
   assert.ok(Math.abs((p.gop ?? NaN) - -2) < 1e-12, 'gop = (-95 - -75) / 10');
   const [better] = withGop([{ phone: 'a', startFrame: 0, endFrame: 10, score: -90 }], loop);
   assert.equal(better.gop, 0, 'clamped to 0 when the forced phone beats the loop');
-});
-
-test('a pronunciation of several spoken words is a sequence of words, one unit with the silence between them', () => {
-  const g: GrammarSpec = {
-    slots: [
-      { alternatives: [{ label: '0', prons: [['F', 'AO', 'R', WORD_BREAK, 'OW', WORD_BREAK, 'S', 'EH', 'V', 'AH', 'N'], ['F', 'AO', 'R', 'OW', 'S', 'EH', 'V', 'AH', 'N']] }], optional: true },
-      { alternatives: [{ label: '1', prons: [['R', 'OW', 'D']] }] },
-    ],
-  };
-  assert.match(compileGrammar(g, []).jsgf, /public <utt> = \[ \( p_F_AO_R p_OW p_S_EH_V_AH_N \) \| p_F_AO_R_OW_S_EH_V_AH_N \] \( p_R_OW_D \);/);
-  const words = ['p_F_AO_R', 'p_OW', 'p_S_EH_V_AH_N', 'p_R_OW_D'];
-  const roles = parseSlots(words, g)!;
-  assert.deepEqual(roles, [{ kind: 'slot', slot: 0, alt: 0, pron: 0, words: 3 }, { kind: 'slot', slot: 1, alt: 0, pron: 0 }]);
-  assert.deepEqual(parseSlots(['p_F_AO_R_OW_S_EH_V_AH_N', 'p_R_OW_D'], g)?.[0], { kind: 'slot', slot: 0, alt: 0, pron: 1 });
-  assert.equal(parseSlots(['p_F_AO_R', 'p_OW', 'p_R_OW_D'], g), null, 'part of a reading is no reading');
-  const seg = (word: string, startFrame: number, endFrame: number) => ({ word, startFrame, endFrame, ascr: -(endFrame - startFrame), lscr: 0 });
-  const units = buildUnits([seg('<sil>', 0, 10), seg('p_F_AO_R', 10, 30), seg('<sil>', 30, 60), seg('p_OW', 60, 70), seg('p_S_EH_V_AH_N', 70, 100), seg('p_R_OW_D', 100, 130)], roles, g, 5);
-  assert.deepEqual(units.map((u) => [u.slot, u.startFrame, u.endFrame]), [[-1, 5, 15], [0, 15, 105], [1, 105, 135]]);
-  assert.deepEqual(unitPhones(units[1], g), ['F', 'AO', 'R', 'OW', 'S', 'EH', 'V', 'AH', 'N']);
-  assert.deepEqual(pronPhones(g.slots[0].alternatives[0].prons[0]), unitPhones(units[1], g));
 });

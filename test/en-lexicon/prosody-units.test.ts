@@ -84,14 +84,3 @@ test("a number's other readings are accepted pronunciations, each marked with th
   const keys = entry.prons.map(toArpabet);
   assert.equal(new Set(keys).size, keys.length, 'no pronunciation twice');
 });
-
-test('joined pronunciations mark where each spoken word begins', () => {
-  const [entry] = lookupText(lexicon, analyzeEnglishText('407', { kind: 'word' }));
-  assert.deepEqual(entry.prons[0].breaks, [3, 10], 'four | hundred | seven');
-  const ohSeven = entry.prons.find((q) => q.reading?.join(' ') === 'four oh seven')!;
-  assert.deepEqual(ohSeven.breaks, [3, 4]);
-  const [hyphenated] = lookupText(lexicon, analyzeEnglishText('purple-window', { kind: 'word' }));
-  assert.deepEqual(hyphenated.prons[0].breaks, [5], 'P ER1 P AH0 L | W IH1 N D OW0');
-  const [single] = lookupText(lexicon, analyzeEnglishText('seven', { kind: 'word' }));
-  assert.equal(single.prons[0].breaks, undefined);
-});

@@ -5,12 +5,10 @@
  * Every pronunciation becomes a dictionary word named after its phones (`p_` + phones joined
  * by `_`), so the dictionary only grows with distinct pronunciations, never per request, and a
  * decoded word names its phones. Single phones are words of the same form (`p_a`), which is
- * what the phone-level pass and the insertion (garbage) loop are built from. A pronunciation
- * of several spoken words (WORD_BREAK between them) is a sequence of such words, so that the
- * search's silence and fillers can fall between them.
+ * what the phone-level pass and the insertion (garbage) loop are built from.
  * Pure functions: no decoder, no I/O.
  */
-import { WORD_BREAK, type GrammarSpec } from '../types.js';
+import type { GrammarSpec } from '../types.js';
 
 const PREFIX = 'p_';
 
@@ -31,21 +29,6 @@ export function isNullWord(word: string): boolean {
 
 export function phonesOfWord(word: string): string[] {
   return word.slice(PREFIX.length).split('_');
-}
-
-/** The phones of a pronunciation without its word breaks. */
-export function pronPhones(pron: readonly string[]): string[] {
-  return pron.filter((p) => p !== WORD_BREAK);
-}
-
-/** The dictionary words a pronunciation is decoded as: one per spoken word (split at WORD_BREAK). */
-export function pronWords(pron: readonly string[]): string[] {
-  const words: string[][] = [[]];
-  for (const p of pron) {
-    if (p === WORD_BREAK) words.push([]);
-    else words[words.length - 1].push(p);
-  }
-  return words.filter((w) => w.length > 0).map(pronWord);
 }
 
 
@@ -71,10 +54,10 @@ export function compileGrammar(grammar: GrammarSpec, garbagePhones: readonly str
     const alts = new Set<string>();
     for (const alt of slot.alternatives) {
       for (const pron of alt.prons) {
-        const ws = pronWords(pron);
-        if (ws.length === 0) continue;
-        for (const w of ws) words.set(w, phonesOfWord(w));
-        alts.add(ws.length === 1 ? ws[0] : `( ${ws.join(' ')} )`);
+        if (pron.length === 0) continue;
+        const w = pronWord(pron);
+        words.set(w, [...pron]);
+        alts.add(w);
       }
     }
     if (alts.size === 0) throw new Error(`slot ${i} has no pronunciation`);
@@ -99,11 +82,8 @@ export function compilePhoneSequence(phones: readonly string[]): CompiledGrammar
   return { jsgf: `#JSGF V1.0;\ngrammar kouyu;\npublic <utt> = ${body};\n`, words };
 }
 
-/**
- * What decoded words were: a slot's alternative and pronunciation (`words` decoded words when
- * the pronunciation is several spoken words, else one), or an inserted phone.
- */
-export type WordRole = { kind: 'slot'; slot: number; alt: number; pron: number; words?: number } | { kind: 'insert'; phone: string };
+/** What one decoded word was: a slot's alternative and pronunciation, or an inserted phone. */
+export type WordRole = { kind: 'slot'; slot: number; alt: number; pron: number } | { kind: 'insert'; phone: string };
 
 /**
  * Assigns decoded grammar words (fillers removed) to slots: a dynamic programme over
@@ -116,7 +96,6 @@ export function parseSlots(words: readonly string[], grammar: GrammarSpec): Word
   const m = grammar.slots.length;
   const insert = grammar.allowInsertions === true;
   const INF = Number.MAX_SAFE_INTEGER;
-  const slotWords = grammar.slots.map((s) => s.alternatives.map((a) => a.prons.map(pronWords)));
   // cost[i][j]: fewest insertions to explain words[i..] with slots[j..].
   const cost: number[][] = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(INF));
   cost[n][m] = 0;
@@ -125,7 +104,7 @@ export function parseSlots(words: readonly string[], grammar: GrammarSpec): Word
       if (i === n && j === m) continue;
       let best = INF;
       if (j < m && grammar.slots[j].optional) best = Math.min(best, cost[i][j + 1]);
-      if (j < m) for (const k of slotMatches(words, i, slotWords[j])) best = Math.min(best, cost[i + k.words][j + 1]);
+      if (i < n && j < m && matchSlot(words[i], grammar, j) && cost[i + 1][j + 1] < best) best = cost[i + 1][j + 1];
       if (i < n && insert && isSinglePhone(words[i]) && cost[i + 1][j] < INF) best = Math.min(best, cost[i + 1][j] + 1);
       cost[i][j] = best;
     }
@@ -136,10 +115,10 @@ export function parseSlots(words: readonly string[], grammar: GrammarSpec): Word
   let j = 0;
   while (i < n || j < m) {
     const here = cost[i][j];
-    const match = j < m ? slotMatches(words, i, slotWords[j]).find((k) => cost[i + k.words][j + 1] === here) : undefined;
-    if (match) {
-      roles.push({ kind: 'slot', slot: j, alt: match.alt, pron: match.pron, ...(match.words > 1 ? { words: match.words } : {}) });
-      i += match.words;
+    const match = i < n && j < m ? matchSlot(words[i], grammar, j) : null;
+    if (match && cost[i + 1][j + 1] === here) {
+      roles.push({ kind: 'slot', slot: j, ...match });
+      i++;
       j++;
     } else if (j < m && grammar.slots[j].optional && cost[i][j + 1] === here) {
       j++;
@@ -155,16 +134,12 @@ function isSinglePhone(word: string): boolean {
   return isPronWord(word) && !word.slice(PREFIX.length).includes('_');
 }
 
-/**
- * The slot's pronunciations whose words come next in `words` from `i`, in the slot's order
- * (alternatives, then pronunciations: among homophones the first wins), with how many decoded
- * words each takes.
- */
-function slotMatches(words: readonly string[], i: number, slot: readonly (readonly string[][])[]): { alt: number; pron: number; words: number }[] {
-  const out: { alt: number; pron: number; words: number }[] = [];
-  slot.forEach((prons, alt) =>
-    prons.forEach((ws, pron) => {
-      if (ws.length > 0 && i + ws.length <= words.length && ws.every((w, k) => words[i + k] === w)) out.push({ alt, pron, words: ws.length });
-    }));
-  return out;
+/** First alternative and pronunciation of the slot whose word is `word` (homophones: first wins). */
+function matchSlot(word: string, grammar: GrammarSpec, j: number): { alt: number; pron: number } | null {
+  const alts = grammar.slots[j].alternatives;
+  for (let a = 0; a < alts.length; a++) {
+    const p = alts[a].prons.findIndex((pron) => pron.length > 0 && pronWord(pron) === word);
+    if (p >= 0) return { alt: a, pron: p };
+  }
+  return null;
 }

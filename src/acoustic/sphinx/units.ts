@@ -6,13 +6,9 @@
  */
 import { INSERTION_LABEL, type GrammarSpec, type PhoneSegment, type UnitSegment } from '../types.js';
 import type { DecodedSegment } from './decoder.js';
-import { isNullWord, isPronWord, phonesOfWord, pronPhones, type WordRole } from './grammar.js';
+import { isNullWord, isPronWord, phonesOfWord, type WordRole } from './grammar.js';
 
-/**
- * Word-pass units: slot words, merged runs of inserted phones, and silence/fillers. A slot's
- * pronunciation of several spoken words is one unit from its first word's start to its last
- * word's end, silence and fillers between them included.
- */
+/** Word-pass units: slot words, merged runs of inserted phones, and silence/fillers. */
 export function buildUnits(
   segments: readonly DecodedSegment[],
   roles: readonly WordRole[],
@@ -21,18 +17,10 @@ export function buildUnits(
 ): UnitSegment[] {
   const units: UnitSegment[] = [];
   let r = 0;
-  let open: { unit: UnitSegment; words: number } | null = null;
   for (const seg of segments) {
     if (isNullWord(seg.word)) continue;
     const startFrame = seg.startFrame + offset;
     const endFrame = seg.endFrame + offset;
-    if (open) {
-      if (!isPronWord(seg.word)) continue;
-      open.unit.endFrame = endFrame;
-      open.unit.score += seg.ascr;
-      if (--open.words === 0) open = null;
-      continue;
-    }
     if (!isPronWord(seg.word)) {
       units.push({ slot: -1, label: fillerLabel(seg.word), pron: 0, startFrame, endFrame, score: seg.ascr, phones: [] });
       continue;
@@ -40,9 +28,7 @@ export function buildUnits(
     const role = roles[r++];
     if (role.kind === 'slot') {
       const alt = grammar.slots[role.slot].alternatives[role.alt];
-      const unit: UnitSegment = { slot: role.slot, label: alt.label, pron: role.pron, startFrame, endFrame, score: seg.ascr, phones: [] };
-      units.push(unit);
-      if ((role.words ?? 1) > 1) open = { unit, words: role.words! - 1 };
+      units.push({ slot: role.slot, label: alt.label, pron: role.pron, startFrame, endFrame, score: seg.ascr, phones: [] });
       continue;
     }
     const phone: PhoneSegment = { phone: role.phone, startFrame, endFrame, score: seg.ascr };
@@ -68,7 +54,7 @@ export function unitPhones(u: UnitSegment, grammar: GrammarSpec): string[] {
   if (u.slot < 0) return u.phones.map((p) => p.phone);
   const alt = grammar.slots[u.slot].alternatives.find((a) => a.label === u.label);
   if (!alt) throw new Error(`unit ${u.label} is not an alternative of slot ${u.slot}`);
-  return pronPhones(alt.prons[u.pron]);
+  return alt.prons[u.pron];
 }
 
 /**

@@ -9,10 +9,9 @@
 import type { EnglishTextKind } from '../text/types.js';
 import { analyzeEnglishText } from '../text/index.js';
 import type { EnglishTextAnalysis } from '../text/types.js';
-import { lookupText, parseArpabet, type EnglishDialect, type EnglishLexicon, type WordEntry } from '../lexicon/index.js';
+import { lookupText, parseArpabet, type EnglishDialect, type EnglishLexicon, type Pronunciation, type WordEntry } from '../lexicon/index.js';
 import { invalid } from '../../errors.js';
-import { WORD_BREAK, type GrammarSpec } from '../../acoustic/types.js';
-import type { Pronunciation } from '../lexicon/index.js';
+import type { GrammarSpec } from '../../acoustic/types.js';
 
 export interface ReadingPlan {
   kind: EnglishTextKind;
@@ -28,30 +27,21 @@ export function planReading(lexicon: EnglishLexicon, referenceText: string, kind
   return { kind, dialect, analysis, entries, grammar: grammarOf(entries, true) };
 }
 
-/** A pronunciation as the aligner takes it: its phones, with WORD_BREAK where a spoken word begins. */
-function slotPhones(p: Pronunciation): string[] {
-  if (!p.breaks) return p.phones;
-  return p.phones.flatMap((ph, i) => (p.breaks!.includes(i) ? [WORD_BREAK, ph] : [ph]));
-}
-
-/** The entry's pronunciations the aligner tells apart (distinct phones and breaks), in order. */
-function alignedPronunciations(entry: WordEntry): { pron: Pronunciation; phones: string[] }[] {
+/** The entry's pronunciations the aligner tells apart (distinct phone strings), in order. */
+function alignedPronunciations(entry: WordEntry): Pronunciation[] {
   const seen = new Set<string>();
-  const out: { pron: Pronunciation; phones: string[] }[] = [];
-  for (const pron of entry.prons) {
-    const phones = slotPhones(pron);
-    const key = phones.join(' ');
-    if (pron.phones.length === 0 || seen.has(key)) continue;
+  return entry.prons.filter((p) => {
+    const key = p.phones.join(' ');
+    if (p.phones.length === 0 || seen.has(key)) return false;
     seen.add(key);
-    out.push({ pron, phones });
-  }
-  return out;
+    return true;
+  });
 }
 
 /** One slot per read word, every accepted pronunciation an alternative (distinct phone strings). */
 export function grammarOf(entries: readonly WordEntry[], optional: boolean): GrammarSpec {
   return {
-    slots: entries.map((e) => ({ optional, alternatives: [{ label: String(e.word.index), prons: alignedPronunciations(e).map((a) => a.phones) }] })),
+    slots: entries.map((e) => ({ optional, alternatives: [{ label: String(e.word.index), prons: alignedPronunciations(e).map((p) => p.phones) }] })),
     optionalSilence: true,
   };
 }
@@ -59,7 +49,7 @@ export function grammarOf(entries: readonly WordEntry[], optional: boolean): Gra
 /** The pronunciation of `entry` whose phones the aligner chose (alternative index into distinct prons). */
 export function chosenPronunciation(entry: WordEntry, pronIndex: number): Pronunciation {
   const distinct = alignedPronunciations(entry);
-  return (distinct[pronIndex] ?? distinct[0]).pron;
+  return distinct[pronIndex] ?? distinct[0];
 }
 
 /**

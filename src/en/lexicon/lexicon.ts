@@ -29,10 +29,7 @@ export const MAX_JOINED_ALTERNATIVES = 8;
 const SIBILANTS = new Set(['S', 'Z', 'SH', 'ZH', 'CH', 'JH']);
 const VOICELESS = new Set(['P', 'T', 'K', 'F', 'TH']);
 
-/**
- * Joins pronunciations of consecutive parts: every combination, the first ones first, capped at
- * `max`; each part starts a spoken word (`breaks`).
- */
+/** Joins pronunciations of consecutive parts: every combination, the first ones first, capped at `max`. */
 export function joinPronunciations(parts: Pronunciation[][], max = MAX_JOINED_ALTERNATIVES): Pronunciation[] {
   let acc: Pronunciation[] = [{ phones: [], stress: [], source: 'compound' }];
   for (const alternatives of parts) {
@@ -40,9 +37,7 @@ export function joinPronunciations(parts: Pronunciation[][], max = MAX_JOINED_AL
     for (const a of acc) {
       for (const b of alternatives) {
         if (next.length >= max) break;
-        const at = a.phones.length;
-        const breaks = [...(a.breaks ?? []), ...(at > 0 && b.phones.length > 0 ? [at] : []), ...(b.breaks ?? []).map((i) => i + at)];
-        next.push({ phones: [...a.phones, ...b.phones], stress: [...a.stress, ...b.stress], source: 'compound', ...(breaks.length > 0 ? { breaks } : {}) });
+        next.push({ phones: [...a.phones, ...b.phones], stress: [...a.stress, ...b.stress], source: 'compound' });
       }
     }
     acc = next;

@@ -53,11 +53,6 @@ export interface Pronunciation {
   variant?: string;
   /** The spoken words read, when they are one of a token's other readings (a number's, an abbreviation's), not its first. */
   reading?: string[];
-  /**
-   * Where a new spoken word begins, as indices into `phones`, when the pronunciation joins
-   * several (a number, a hyphenated word): a reader may pause there.
-   */
-  breaks?: number[];
 }
 
 /** Splits a stressed ARPAbet string ("R EH1 K ER0 D") into phones and per-vowel stress. */

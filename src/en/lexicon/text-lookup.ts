@@ -34,27 +34,24 @@ function defaultWeakForms(kind: EnglishTextKind): boolean {
 /** An unknown word written in capitals (2-6 letters, optional plural s) may be read letter by letter. */
 const ACRONYM = /^[A-Z]{2,6}s?$/;
 
-/**
- * Letter names joined ("KXYZ" → K EY W EH K S W AY Z IY), first; the letter-to-sound reading stays
- * accepted. The letters are one run (no `breaks`): an acronym is said without pauses, and in a
- * text written all in capitals, where every unknown word gets this reading, a spelling the
- * aligner could stretch over pauses would take other speech more easily.
- */
+/** Letter names joined ("KXYZ" → K EY W EH K S W AY Z IY), first; the letter-to-sound reading stays accepted. */
 function spelledOut(lexicon: EnglishLexicon, text: string, prons: Pronunciation[], dialect: EnglishDialect): Pronunciation[] {
   const letters = text.replace(/s$/, '').toLowerCase().split('');
-  const spelled = joinPronunciations(letters.map((c) => lexicon.lookupWord(`${c}.`, { dialect }))).map(({ breaks: _, ...p }) => p);
+  const spelled = joinPronunciations(letters.map((c) => lexicon.lookupWord(`${c}.`, { dialect })));
   const plural = text.endsWith('s') ? spelled.map((p) => ({ ...p, phones: [...p.phones, 'Z'] })) : spelled;
   return addUnique([...plural], prons);
 }
 
-/** A token's other readings, after its first, each joined from at most this many combinations of its words' pronunciations. */
-const OTHER_READING_ALTERNATIVES = 4;
-
-/** The first reading's pronunciations, then every other reading's, each marked with its words. */
+/**
+ * The first reading's pronunciations, then every other reading's, each marked with its words.
+ * An other reading is one pronunciation, its words' dictionary-first forms joined: a number has
+ * up to a dozen readings, and every alternative of every slot is searched at every frame of the
+ * word pass.
+ */
 function withOtherReadings(lexicon: EnglishLexicon, word: EnglishWord, first: Pronunciation[], opts: LookupOptions): Pronunciation[] {
   if (!word.otherReadings) return first;
   const other = word.otherReadings.flatMap((reading) =>
-    joinPronunciations(reading.map((w) => lexicon.lookupWord(w, opts)), OTHER_READING_ALTERNATIVES).map((p) => ({ ...p, reading })));
+    joinPronunciations(reading.map((w) => lexicon.lookupWord(w, opts)), 1).map((p) => ({ ...p, reading })));
   return addUnique([...first], other);
 }
 
