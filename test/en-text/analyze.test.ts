@@ -148,6 +148,7 @@ test('a number also carries the other readings people give it, the usual America
   for (const r of ['one thousand two hundred and fifty', 'a thousand two hundred fifty', 'twelve hundred fifty', 'twelve hundred and fifty']) assert.ok(comma.includes(r), r);
   assert.ok(!comma.some((r) => r.startsWith('one two')), 'a number written with a comma is not read digit by digit');
   assert.ok(readings('4812').includes('forty eight twelve'));
+  assert.ok(readings('11438').includes('eleven four thirty eight') && readings('11438').includes('eleven four three eight'));
   assert.ok(readings('1200').includes('twelve hundred'));
   assert.ok(!readings('2000').includes('twenty hundred'));
   assert.ok(readings('411007').includes('four one one oh oh seven'));

@@ -172,10 +172,19 @@ function countReadings(n: number, year: boolean): string[][] {
   return out;
 }
 
-/** Three or four digits in pairs: "407" → four oh seven, "4812" → forty eight twelve, "1200" → twelve hundred. */
+/**
+ * Three to five digits in pairs: "407" → four oh seven, "4812" → forty eight twelve, "1200" →
+ * twelve hundred; a house number of five, "11438" → eleven four thirty eight, or eleven and then
+ * digit by digit.
+ */
 function pairReadings(n: number, plain: string): string[][] {
-  if (plain.length === 3 && plain[0] !== '0') return [[ONES[Number(plain[0])], ...pairWords(n % 100)]];
-  if (plain.length === 4 && plain[0] !== '0' && n % 1000 !== 0) return [[...cardinalWords(Math.floor(n / 100)), ...pairWords(n % 100)]];
+  if (plain[0] === '0') return [];
+  if (plain.length === 3) return [[ONES[Number(plain[0])], ...pairWords(n % 100)]];
+  if (plain.length === 4 && n % 1000 !== 0) return [[...cardinalWords(Math.floor(n / 100)), ...pairWords(n % 100)]];
+  if (plain.length === 5 && plain[0] !== '0') {
+    const lead = cardinalWords(Number(plain.slice(0, 2)));
+    return [[...lead, ...digitsWords(plain[2]), ...pairWords(n % 100)], [...lead, ...digitsWords(plain.slice(2), 'oh')]];
+  }
   return [];
 }
 
