@@ -68,6 +68,20 @@ test('a replaced word after which the first pass loses the thread: the required 
   assert.ok(others.length <= 2, `flagged ${others.map((w) => w.text).join(', ')}`);
 });
 
+test('a word the second look puts back takes its speech from the neighbour the first pass had stretched over it: spans stay in order', async () => {
+  const { engine } = await englishEngine();
+  // A learner's "love is a strong man in the middle": the first pass stretches "man" over "in"
+  // and skips it; the required pass reads both, and both are taken from it.
+  const text = 'LOVE IS A STRONG MAN IN THE MIDDLE';
+  const reading = await engine.analyse(config({ referenceText: text }), await audio('speechocean762', 'test', '000240248.opus'));
+  const read = reading.evidence.words.filter((w) => w.status === 'read');
+  assert.equal(read.length, 8, reading.evidence.words.map((w) => `${w.entry.word.text}:${w.status}`).join(' '));
+  for (let k = 1; k < read.length; k++) {
+    assert.ok(read[k].startFrame >= read[k - 1].endFrame, `${read[k - 1].entry.word.text} ${read[k - 1].startFrame}-${read[k - 1].endFrame} / ${read[k].entry.word.text} ${read[k].startFrame}-${read[k].endFrame}`);
+  }
+  for (const w of read) for (const p of w.phones) assert.ok(p.startFrame >= w.startFrame && p.endFrame <= w.endFrame, `${w.entry.word.text}: phones inside the word`);
+});
+
 test('English aligns with no word insertion penalty: a reduced "it" of a native reading is read, and skipped under the library\'s penalty (its GOP then carries it)', async () => {
   const text = 'And it is worth mention in passing that, as an example of fine typography,';
   const cfg = config({ referenceText: text });

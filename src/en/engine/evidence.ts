@@ -85,6 +85,13 @@ export const LOST_THREAD_WORDS = 3;
  *   read (and judged by its GOP like any other), so that its spans come from one alignment.
  *   One more good word is what a single rescue gives, and a required pass that squeezes a
  *   replaced word in can disturb a neighbour, so one is not enough.
+ * A rescued word's span comes from the required pass; a read neighbour whose first-pass span
+ * overlaps it or lies on its wrong side (the first pass had stretched that neighbour over the
+ * skipped word's speech) is taken from the required pass too, and so on outwards, so that the
+ * spans stay in reading order without overlapping. A window lies between the read words around
+ * it, so its words taken from one alignment always fit. Such a neighbour must be clearly good in
+ * the required pass as well, else the word stays skipped: a word that was not said, squeezed in,
+ * pushes its neighbours off their speech.
  */
 export function rescueSkipped(
   plan: ReadingPlan,
@@ -98,15 +105,45 @@ export function rescueSkipped(
   for (const win of windows) {
     const range = words.slice(win.first, win.end);
     const lost = countGood(second.words.slice(win.first, win.end)) >= countGood(range) + LOST_THREAD_WORDS;
+    const taken = new Set<number>();
     for (let i = win.first; i < win.end; i++) {
       const alt = second.words[i];
-      if (alt.status === 'read' && (lost || (words[i].status === 'omitted' && clearlyGood(alt)))) words[i] = alt;
+      if (alt.status !== 'read') continue;
+      if (lost) taken.add(i);
+      else if (words[i].status === 'omitted' && clearlyGood(alt)) for (const k of displacedNeighbours(i, words, second.words, win) ?? []) taken.add(k);
     }
+    for (const i of taken) words[i] = second.words[i];
   }
   if (words.every((w, i) => w === first.words[i])) return first;
   fillPauses(words);
   const read = words.filter((w) => w.status === 'read');
   return { ...first, words, speechStart: read[0]?.startFrame ?? 0, speechEnd: read[read.length - 1]?.endFrame ?? 0 };
+}
+
+/**
+ * Word `rescued` (taken from the required pass) with every read neighbour, inside the window,
+ * whose span in `words` overlaps or crosses the span it would border: the nearest read word on
+ * each side, repeated from each neighbour added. Null when such a neighbour is not clearly good
+ * in the required pass.
+ */
+function displacedNeighbours(rescued: number, words: readonly WordEvidence[], second: readonly WordEvidence[], win: { first: number; end: number }): Set<number> | null {
+  const taken = new Set([rescued]);
+  const queue = [rescued];
+  while (queue.length > 0) {
+    const i = queue.pop()!;
+    const own = second[i];
+    for (const step of [-1, 1]) {
+      let k = i + step;
+      while (k >= win.first && k < win.end && !taken.has(k) && words[k].status !== 'read') k += step;
+      if (k < win.first || k >= win.end || taken.has(k)) continue;
+      const crosses = step < 0 ? words[k].endFrame > own.startFrame : words[k].startFrame < own.endFrame;
+      if (!crosses) continue;
+      if (clearlyGood(words[k]) && !clearlyGood(second[k])) return null;
+      taken.add(k);
+      queue.push(k);
+    }
+  }
+  return taken;
 }
 
 /**
