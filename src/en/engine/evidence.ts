@@ -89,9 +89,9 @@ export const LOST_THREAD_WORDS = 3;
  * overlaps it or lies on its wrong side (the first pass had stretched that neighbour over the
  * skipped word's speech) is taken from the required pass too, and so on outwards, so that the
  * spans stay in reading order without overlapping. A window lies between the read words around
- * it, so its words taken from one alignment always fit. Such a neighbour must be clearly good in
- * the required pass as well, else the word stays skipped: a word that was not said, squeezed in,
- * pushes its neighbours off their speech.
+ * it, so its words taken from one alignment always fit. A neighbour that was clearly good in the
+ * first pass must still be clearly good in the required pass, else the word stays skipped: a
+ * word that was not said, squeezed in, pushes its neighbours off their speech.
  */
 export function rescueSkipped(
   plan: ReadingPlan,
@@ -123,8 +123,8 @@ export function rescueSkipped(
 /**
  * Word `rescued` (taken from the required pass) with every read neighbour, inside the window,
  * whose span in `words` overlaps or crosses the span it would border: the nearest read word on
- * each side, repeated from each neighbour added. Null when such a neighbour is not clearly good
- * in the required pass.
+ * each side, repeated from each neighbour added. Null when such a neighbour was clearly good in
+ * `words` and is not in the required pass.
  */
 function displacedNeighbours(rescued: number, words: readonly WordEvidence[], second: readonly WordEvidence[], win: { first: number; end: number }): Set<number> | null {
   const taken = new Set([rescued]);
