@@ -38,7 +38,7 @@ const ACRONYM = /^[A-Z]{2,6}s?$/;
 function spelledOut(lexicon: EnglishLexicon, text: string, prons: Pronunciation[], dialect: EnglishDialect): Pronunciation[] {
   const letters = text.replace(/s$/, '').toLowerCase().split('');
   const spelled = joinPronunciations(letters.map((c) => lexicon.lookupWord(`${c}.`, { dialect })));
-  const plural = text.endsWith('s') ? spelled.map((p) => ({ ...p, phones: [...p.phones, 'Z'] })) : spelled;
+  const plural = text.endsWith('s') ? joinPronunciations([spelled, [{ phones: ['Z'], stress: [], source: 'compound' }]]) : spelled;
   return addUnique([...plural], prons);
 }
 

@@ -119,9 +119,12 @@ function money(sign: string, whole: number, cents: number | null): string[] {
 /** The shape of a number token the tokenizer recognises. */
 export const NUMBER_TOKEN = /[$£€]?\d+(?:,\d{3})*(?:\.\d+|:\d{2})?(?:st|nd|rd|th|s|%)?/y;
 
+/** The parts of a number token: sign, integer as written, decimals or minutes, suffix. */
+const NUMBER_PARTS = /^([$£€]?)(\d+(?:,\d{3})*)(?:\.(\d+)|:(\d{2}))?(st|nd|rd|th|s|%)?$/i;
+
 /** Spoken words of a number token matched by NUMBER_TOKEN; null if the shape is not handled. */
 export function numberToWords(token: string): string[] | null {
-  const m = /^([$£€]?)(\d+(?:,\d{3})*)(?:\.(\d+)|:(\d{2}))?(st|nd|rd|th|s|%)?$/i.exec(token);
+  const m = NUMBER_PARTS.exec(token);
   if (!m) return null;
   const [, sign, intText, decimals, minutes, suffix] = m;
   const plain = intText.replace(/,/g, '');
@@ -153,9 +156,11 @@ function pairWords(n: number): string[] {
   return n === 0 ? ['hundred'] : n < 10 ? ['oh', ONES[n]] : cardinalWords(n);
 }
 
+const COUNTED = new Set(['hundred', 'thousand', 'million', 'billion']);
+
 /** "one hundred and five" → "a hundred and five" (also thousand, million, billion). */
 function withA(words: string[]): string[] | null {
-  return words[0] === 'one' && ['hundred', ...SCALES].includes(words[1]) && words[1] !== '' ? ['a', ...words.slice(1)] : null;
+  return words[0] === 'one' && COUNTED.has(words[1]) ? ['a', ...words.slice(1)] : null;
 }
 
 /** The counts an integer is read as: American, British "and", "a hundred", and hundreds past a thousand. */
@@ -181,7 +186,7 @@ function pairReadings(n: number, plain: string): string[][] {
   if (plain[0] === '0') return [];
   if (plain.length === 3) return [[ONES[Number(plain[0])], ...pairWords(n % 100)]];
   if (plain.length === 4 && n % 1000 !== 0) return [[...cardinalWords(Math.floor(n / 100)), ...pairWords(n % 100)]];
-  if (plain.length === 5 && plain[0] !== '0') {
+  if (plain.length === 5) {
     const lead = cardinalWords(Number(plain.slice(0, 2)));
     return [[...lead, ...digitsWords(plain[2]), ...pairWords(n % 100)], [...lead, ...digitsWords(plain.slice(2), 'oh')]];
   }
@@ -211,7 +216,7 @@ function uniqueReadings(readings: string[][]): string[][] {
  */
 export function numberReadings(token: string): string[][] | null {
   const first = numberToWords(token);
-  const m = /^([$£€]?)(\d+(?:,\d{3})*)(?:\.(\d+)|:(\d{2}))?(st|nd|rd|th|s|%)?$/i.exec(token);
+  const m = NUMBER_PARTS.exec(token);
   if (!first || !m) return first ? [first] : null;
   const [, sign, intText, decimals, minutes, suffix] = m;
   const plain = intText.replace(/,/g, '');

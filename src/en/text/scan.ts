@@ -50,6 +50,7 @@ function wordToken(text: string, at: number, source: string, allCaps: boolean): 
   let form: EnglishWordForm = text.includes('-') ? 'hyphenated' : /['’]/.test(text) ? 'contraction' : 'word';
   let spoken = [folded];
   let otherReadings: string[][] = [];
+  const roman = romanValue(text);
   const abbr = Object.hasOwn(ABBREVIATIONS, folded) ? ABBREVIATIONS[folded] : undefined;
   const numberFollows = /^\.\s*\d/.test(source.slice(end));
   if (abbr && source[end] === '.' && (folded !== 'no' || numberFollows)) {
@@ -69,9 +70,9 @@ function wordToken(text: string, at: number, source: string, allCaps: boolean): 
   } else if (text === text.toUpperCase() && Object.hasOwn(COMPASS_POINTS, folded)) {
     form = 'abbreviation';
     [spoken, otherReadings] = [[...COMPASS_POINTS[folded]], [[COMPASS_POINTS[folded].join('')], [...folded].map((c) => `${c}.`)]];
-  } else if (romanValue(text) !== null) {
+  } else if (roman !== null) {
     // "World War II", "Henry VIII": two, second, the second; the letters stay accepted.
-    const value = romanValue(text)!;
+    const value = roman;
     form = 'number';
     spoken = cardinalWords(value);
     otherReadings = [ordinalWords(value), ['the', ...ordinalWords(value)], [...folded].map((c) => `${c}.`)];
@@ -91,39 +92,33 @@ function wordToken(text: string, at: number, source: string, allCaps: boolean): 
 
 function dottedToken(text: string, at: number): RawToken {
   const key = foldWord(text).replace(/\.$/, '');
-  const spoken = Object.hasOwn(ABBREVIATIONS, key)
-    ? [...ABBREVIATIONS[key][0]]
-    : key.split('.').map((letter) => `${letter}.`);
+  return readToken(text, at, 'abbreviation', Object.hasOwn(ABBREVIATIONS, key) ? ABBREVIATIONS[key] : [key.split('.').map((letter) => `${letter}.`)]);
+}
+
+/** A read token of one part whose readings are given, the first one its `spoken`. */
+function readToken(text: string, at: number, form: EnglishWordForm, [spoken, ...otherReadings]: readonly (readonly string[])[]): RawToken {
   const parts = [{ part: text, beginIndex: at, endIndex: at + text.length }];
-  return { text, beginIndex: at, endIndex: at + text.length, charType: 0, form: 'abbreviation', spoken, parts };
+  const other = otherReadings.map((r) => [...r]);
+  return { text, beginIndex: at, endIndex: at + text.length, charType: 0, form, spoken: [...spoken], ...(other.length > 0 ? { otherReadings: other } : {}), parts };
 }
 
 function numberToken(text: string, at: number): RawToken {
-  const [spoken, ...otherReadings] = numberReadings(text) ?? [[...text.replace(/\D/g, '')].map((d) => numberToWords(d)![0])];
-  const parts = [{ part: text, beginIndex: at, endIndex: at + text.length }];
-  return { text, beginIndex: at, endIndex: at + text.length, charType: 0, form: 'number', spoken, ...(otherReadings.length > 0 ? { otherReadings } : {}), parts };
+  return readToken(text, at, 'number', numberReadings(text) ?? [[...text.replace(/\D/g, '')].map((d) => numberToWords(d)![0])]);
 }
 
 function fractionToken(text: string, at: number): RawToken {
   const [numerator, denominator] = text.split('/').map(Number);
-  const [spoken, ...otherReadings] = fractionReadings(numerator, denominator);
-  const parts = [{ part: text, beginIndex: at, endIndex: at + text.length }];
-  return { text, beginIndex: at, endIndex: at + text.length, charType: 0, form: 'number', spoken, ...(otherReadings.length > 0 ? { otherReadings } : {}), parts };
+  return readToken(text, at, 'number', fractionReadings(numerator, denominator));
 }
 
 function degreeToken(text: string, at: number): RawToken {
-  const [spoken, ...otherReadings] = DEGREES[text.replace(/\s/g, '')].map((r) => [...r]);
-  const parts = [{ part: text, beginIndex: at, endIndex: at + text.length }];
-  return { text, beginIndex: at, endIndex: at + text.length, charType: 0, form: 'abbreviation', spoken, ...(otherReadings.length > 0 ? { otherReadings } : {}), parts };
+  return readToken(text, at, 'abbreviation', DEGREES[text.replace(/\s/g, '')]);
 }
 
 function symbolToken(ch: string, at: number, source: string): RawToken {
-  const parts = [{ part: ch, beginIndex: at, endIndex: at + 1 }];
-  if (ch === '&') return { text: ch, beginIndex: at, endIndex: at + 1, charType: 0, form: 'word', spoken: ['and'], parts };
+  if (ch === '&') return readToken(ch, at, 'word', [['and']]);
   // "#1 hit": number one.
-  if (ch === '#' && /\d/.test(source[at + 1] ?? '')) {
-    return { text: ch, beginIndex: at, endIndex: at + 1, charType: 0, form: 'abbreviation', spoken: ['number'], otherReadings: [['hash']], parts };
-  }
+  if (ch === '#' && /\d/.test(source[at + 1] ?? '')) return readToken(ch, at, 'abbreviation', [['number'], ['hash']]);
   const charType = /\p{P}/u.test(ch) ? 1 : 2;
   return { text: ch, beginIndex: at, endIndex: at + ch.length, charType };
 }
