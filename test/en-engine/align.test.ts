@@ -5,7 +5,8 @@ import path from 'node:path';
 import { concatPcm } from '../../src/audio/resample.js';
 import { loadEnglishLexicon } from '../../src/en/lexicon/index.js';
 import { alignReading, CHUNK_ABOVE_WORDS, rescueSpans } from '../../src/en/engine/align.js';
-import { readEvidence } from '../../src/en/engine/evidence.js';
+import { readEvidence, RESCUE_GOP } from '../../src/en/engine/evidence.js';
+import { shortWordLeniency } from '../../src/en/engine/dimensions.js';
 import { planReading } from '../../src/en/engine/plan.js';
 import { createInThreadBackend } from '../../src/acoustic/backend.js';
 import { decoderArgsOf } from '../../src/acoustic/sphinx/engine.js';
@@ -80,6 +81,18 @@ test('a word the second look puts back takes its speech from the neighbour the f
     assert.ok(read[k].startFrame >= read[k - 1].endFrame, `${read[k - 1].entry.word.text} ${read[k - 1].startFrame}-${read[k - 1].endFrame} / ${read[k].entry.word.text} ${read[k].startFrame}-${read[k].endFrame}`);
   }
   for (const w of read) for (const p of w.phones) assert.ok(p.startFrame >= w.startFrame && p.endFrame <= w.endFrame, `${w.entry.word.text}: phones inside the word`);
+});
+
+test('the second look puts back a short word said quickly, by the short-word leniency of scoring', async () => {
+  const { engine } = await englishEngine();
+  // LJ001-0005 as read: the first pass skips "the" of "in the middle"; the required pass finds
+  // it in 6 frames with a mean GOP under RESCUE_GOP, within the leniency a 6-frame mean is given.
+  const text = 'the invention of movable metal letters in the middle of the fifteenth century may justly be considered as the invention of the art of printing.';
+  const reading = await engine.analyse(config({ referenceText: text }), await audio('ljspeech', 'wavs', 'LJ001-0005.flac'));
+  const the = reading.evidence.words[7];
+  assert.equal(`${the.entry.word.text}:${the.status}`, 'the:read');
+  const gop = the.phones.reduce((a, p) => a + p.gop, 0) / the.phones.length;
+  assert.ok(gop < RESCUE_GOP && gop >= RESCUE_GOP - shortWordLeniency(the.endFrame - the.startFrame), `mean GOP ${gop} over ${the.endFrame - the.startFrame} frames`);
 });
 
 test('English aligns with no word insertion penalty: a reduced "it" of a native reading is read, and skipped under the library\'s penalty (its GOP then carries it)', async () => {

@@ -35,3 +35,22 @@ const GOP_WIDTH = 0.6;
 export function gopAcceptability(gop: number, threshold: number, slack = 0): number {
   return 100 / (1 + Math.exp(-(gop - (threshold - slack)) / GOP_WIDTH));
 }
+
+/** Spread of GOP over one frame (nats): the phone statistics' typical 1.7 over a typical 11-frame phone, times √11. */
+const FRAME_GOP_SD = 5.6;
+/** Words of this many frames or more are judged by the threshold itself. */
+const TYPICAL_WORD_FRAMES = 30;
+const MAX_LENIENCY = 1.5;
+
+/**
+ * How much lower the GOP threshold lies for a short word: a mean over fewer frames is noisier
+ * (its spread falls as 1/√frames), so a short function word ("a", "the", 4-10 frames) misses
+ * the threshold by chance far more often than a content word of 30 frames or more. The
+ * threshold is lowered by the excess of one standard error over that of a typical word,
+ * FRAME_GOP_SD × (1/√frames − 1/√TYPICAL_WORD_FRAMES), at most MAX_LENIENCY nats; words of
+ * typical length and longer are judged as before.
+ */
+export function shortWordLeniency(frames: number): number {
+  if (frames <= 0) return 0;
+  return Math.min(MAX_LENIENCY, Math.max(0, FRAME_GOP_SD * (1 / Math.sqrt(frames) - 1 / Math.sqrt(TYPICAL_WORD_FRAMES))));
+}

@@ -8,6 +8,7 @@ import type { AlignFailure, AlignResult, UnitSegment } from '../../acoustic/type
 import type { Pronunciation, WordEntry } from '../lexicon/index.js';
 import { isVowel } from '../lexicon/index.js';
 import { chosenPronunciation, type ReadingPlan } from './plan.js';
+import { shortWordLeniency } from './dimensions.js';
 
 export interface PhoneEvidence {
   phone: string;
@@ -64,7 +65,11 @@ export function readEvidence(plan: ReadingPlan, result: AlignResult): ReadingEvi
   };
 }
 
-/** Mean GOP (nats per frame) from which a word the first pass skipped counts as read after all. */
+/**
+ * Mean GOP (nats per frame) from which a word the first pass skipped counts as read after all,
+ * lowered for a short word by the leniency its scoring gives it (shortWordLeniency): the mean
+ * of a 6-frame "the" is as noisy for the rescue as for the judgement of a word read.
+ */
 export const RESCUE_GOP = -3;
 /** ... provided no phone of it is worse than this (a short word can hide one bad vowel in its mean). */
 export const RESCUE_PHONE_GOP = -5;
@@ -77,9 +82,10 @@ export const LOST_THREAD_WORDS = 3;
  * thread). `required` aligns the same text with every slot required, over `windows` (word
  * ranges; slots outside them are unaligned). Inside a window:
  * - a word skipped by the first pass is taken from the required pass when it is clearly good
- *   there (mean GOP at least RESCUE_GOP, no phone under RESCUE_PHONE_GOP); a word that really
- *   was not said is squeezed into a few frames of other speech by the required pass and stays
- *   skipped;
+ *   there (mean GOP at least RESCUE_GOP less the short-word leniency, no phone under
+ *   RESCUE_PHONE_GOP); a word that really was not said is squeezed into a few frames of other
+ *   speech by the required pass and mostly stays skipped (a one-phone "a" or "is" fitted into a
+ *   neighbour's vowel can pass);
  * - when the required pass has LOST_THREAD_WORDS or more clearly good words than the first, the
  *   first pass lost the thread there: the window is taken from the required pass, every word
  *   read (and judged by its GOP like any other), so that its spans come from one alignment.
@@ -175,7 +181,7 @@ export function yieldingWords(
 function clearlyGood(w: WordEvidence): boolean {
   if (w.status !== 'read') return false;
   const gop = w.phones.reduce((a, p) => a + p.gop, 0) / Math.max(1, w.phones.length);
-  return gop >= RESCUE_GOP && w.phones.every((p) => p.gop >= RESCUE_PHONE_GOP);
+  return gop >= RESCUE_GOP - shortWordLeniency(w.endFrame - w.startFrame) && w.phones.every((p) => p.gop >= RESCUE_PHONE_GOP);
 }
 
 function countGood(words: readonly WordEvidence[]): number {
