@@ -60,9 +60,17 @@ const mark = (w: Word) => (w.readStatus === 'skipped' ? '-' : w.readStatus === '
 
 const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
 
+/**
+ * Readings whose timed units (characters and extra speech, in the order the response lists
+ * them) overlap or run backwards in time: none is expected.
+ */
+const spanFaults = new Tally();
+
 async function run(engine: MandarinEngine, audio: DecodedAudio, cfg: Record<string, unknown>, diag = false) {
   const config = parseEvaluationConfig({ coreType: 'sentence', language: 'zh-CN', ...cfg });
   const a = await engine.assess(config, audio);
+  const timed = a.units.flatMap((u) => (u.span && u.span.end > u.span.start ? [u.span] : []));
+  spanFaults.add(timed.some((t, k) => k > 0 && t.start < timed[k - 1].end));
   const body = presentReadAloud(a, config, { readtypeDiagnosis: diag });
   return { a, words: body.result.words as Word[] };
 }
@@ -229,6 +237,8 @@ async function main(): Promise<void> {
     placeRecall: round(placeRecall.rate),
     placeCases: placeRecall.n,
     placeRecallByKind: Object.fromEntries([...placeByKind].sort().map(([k, t]) => [k, { n: t.n, recall: round(t.rate) }])),
+    readings: spanFaults.n,
+    readingsWithSpansOutOfOrder: spanFaults.k,
     seconds: Math.round((Date.now() - t0) / 1000),
   };
   const rows: [string, string, string][] = [
@@ -249,6 +259,7 @@ async function main(): Promise<void> {
     ['insertion: recall (diagnosis on)', pct(insRecall.rate), ''],
     [`sibilant place: recall (${placeRecall.n} cases)`, pct(placeRecall.rate), ''],
     ...[...placeByKind].sort().map(([k, t]): [string, string, string] => [`sibilant place: ${k} (${t.n})`, pct(t.rate), '']),
+    [`every reading: spans overlapping (of ${spanFaults.n})`, String(spanFaults.k), '0'],
   ];
   console.log(`Mandarin validity, ${list.length} sentences of ${path.basename(DATA)}, seed ${SEED}`);
   for (const [name, value, target] of rows) console.log(`${name.padEnd(40)} ${value.padStart(8)}  ${target}`);

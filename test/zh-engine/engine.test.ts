@@ -16,6 +16,7 @@ import { parseEvaluationConfig, type EvaluationConfig } from '../../src/evaluati
 import { ApiError } from '../../src/errors.js';
 import { alignReading, alignWithOmissions, pieceRanges, WHOLE_READING_CHARS } from '../../src/zh/engine/align.js';
 import { candidates } from '../../src/zh/engine/candidates.js';
+import { placeInsertions } from '../../src/zh/engine/context.js';
 import { createMandarinEngine, type MandarinEngine } from '../../src/zh/engine/engine.js';
 import { createInThreadBackend } from '../../src/acoustic/backend.js';
 import { syllableTable } from '../../src/zh/engine/syllables.js';
@@ -291,6 +292,45 @@ async function withAdded(cases: AddedCase[], check: (c: AddedCase, chars: Return
     check(c, readChars(await engine.assess(cfg({ referenceText: c.text }), pcm)));
   }
 }
+
+test('placeInsertions: extra speech takes its frames from the pair around it, cut to the pair\'s frames', () => {
+  const syl = (startFrame: number, endFrame: number) => ({ startFrame, endFrame, score: 0, phones: [], finalStart: startFrame + 5, finalEnd: endFrame });
+  const aligned = [syl(0, 40), null, syl(40, 80)];
+  const [inside, beyond] = [{ after: 0, syllables: [{ syllable: 'huo', startFrame: 30, endFrame: 45 }], evidence: 1 }, { after: 2, syllables: [{ syllable: 'a', startFrame: 85, endFrame: 90 }], evidence: 1 }];
+  const out = placeInsertions(aligned, [inside]);
+  assert.deepEqual(out[0].syllables, inside.syllables);
+  assert.deepEqual([aligned[0]!.startFrame, aligned[0]!.endFrame, aligned[0]!.finalEnd], [0, 30, 30]);
+  assert.deepEqual([aligned[2]!.startFrame, aligned[2]!.endFrame, aligned[2]!.finalStart], [45, 80, 45]);
+  // After the last character: cut to start inside it, kept (nothing after it to end before).
+  const last = placeInsertions(aligned, [beyond]);
+  assert.deepEqual(last[0].syllables, beyond.syllables);
+  assert.equal(aligned[2]!.endFrame, 80);
+  // Speech that would take all of a character's frames keeps at least one frame of it.
+  const early = placeInsertions(aligned, [{ after: 0, syllables: [{ syllable: 'e', startFrame: 0, endFrame: 20 }], evidence: 1 }]);
+  assert.deepEqual(early[0].syllables.map((x) => [x.startFrame, x.endFrame]), [[1, 20]]);
+  assert.deepEqual([aligned[0]!.startFrame, aligned[0]!.endFrame], [0, 1]);
+});
+
+test('characters and extra speech keep to the reading order in time: no two spans overlap', async () => {
+  // Characters added to the reference and not spoken. W0043 with 歌曲 added before 儿: two
+  // placements computed on the same alignment crossed (去 placed before 爸), W0298 with 高级 added:
+  // a placed character kept a frame of each neighbour, W0196 with 股发 added: an insertion found
+  // inside 何's frames was reported over them.
+  const cases = [
+    { id: 'BAC009S0150W0043', text: '想听歌曲爸爸去哪歌曲儿' },
+    { id: 'BAC009S0150W0298', text: '韩国当高级地媒体报道称' },
+    { id: 'BAC009S0150W0196', text: '又回到了刚才如何界定低收入股发人群的问题上来' },
+  ];
+  for (const c of cases) {
+    const pcm = await decodeAudio(fs.readFileSync(path.join(DATA, `${c.id}.flac`)));
+    const a = await engine.assess(cfg({ referenceText: c.text }), pcm);
+    const timed = a.units.filter((u) => u.span && u.span.end > u.span.start);
+    for (let k = 1; k < timed.length; k++) {
+      const [x, y] = [timed[k - 1], timed[k]];
+      assert.ok(y.span!.start >= x.span!.end, `${c.id}: ${x.text} ${x.span!.start}-${x.span!.end} / ${y.text} ${y.span!.start}-${y.span!.end}`);
+    }
+  }
+});
 
 test('spoken characters missing from the reference appear as insertions with readtype diagnosis', async () => {
   const text = '零零后会成为主力';

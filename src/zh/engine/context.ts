@@ -159,6 +159,62 @@ export function nearest(aligned: readonly (AlignedSyllable | null)[], k: number,
   return -1;
 }
 
+/** A stretch of frames, end exclusive. */
+interface Frames {
+  startFrame: number;
+  endFrame: number;
+}
+
+/**
+ * Whether `span` can go between aligned characters `prev` and `next` (indices, −1 for none)
+ * without taking all of either's frames: it starts after `prev` starts and ends before `next`
+ * ends. A span that fails would leave a neighbour inside it or after it.
+ */
+export function fitsBetween(aligned: readonly (AlignedSyllable | null)[], prev: number, next: number, span: Frames): boolean {
+  return (prev < 0 || span.startFrame > aligned[prev]!.startFrame) && (next < 0 || span.endFrame < aligned[next]!.endFrame);
+}
+
+/**
+ * `span` takes its frames back from aligned characters `prev` and `next`, which had absorbed
+ * them (changed in place), so that no two spans overlap. Each keeps at least one frame.
+ */
+export function clipBetween(aligned: (AlignedSyllable | null)[], prev: number, next: number, span: Frames): void {
+  const a = prev >= 0 ? aligned[prev] : null;
+  if (a && a.endFrame > span.startFrame) {
+    const end = Math.max(a.startFrame + 1, span.startFrame);
+    aligned[prev] = { ...a, endFrame: end, finalEnd: Math.min(a.finalEnd, end) };
+  }
+  const b = next >= 0 ? aligned[next] : null;
+  if (b && b.startFrame < span.endFrame) {
+    const start = Math.min(b.endFrame - 1, span.endFrame);
+    aligned[next] = { ...b, startFrame: start, finalStart: Math.max(b.finalStart, start) };
+  }
+}
+
+/**
+ * Speech inserted after a character, placed between it and the next aligned character: the
+ * insertion's own decode aligns the pair again, so its extra syllables may lie over frames the
+ * utterance alignment gave to either. The two give those frames up (clipBetween); extra
+ * syllables outside the pair's frames are cut to them, and an insertion with nothing left is
+ * dropped. `aligned` is changed in place.
+ */
+export function placeInsertions(aligned: (AlignedSyllable | null)[], insertions: readonly Insertion[]): Insertion[] {
+  const out: Insertion[] = [];
+  for (const ins of insertions) {
+    const prev = ins.after;
+    const next = nearest(aligned, prev, 1);
+    const lo = aligned[prev] ? aligned[prev]!.startFrame + 1 : 0;
+    const hi = next >= 0 ? aligned[next]!.endFrame - 1 : Infinity;
+    const syllables = ins.syllables
+      .map((x) => ({ ...x, startFrame: Math.max(x.startFrame, lo), endFrame: Math.min(x.endFrame, hi) }))
+      .filter((x) => x.endFrame > x.startFrame);
+    if (syllables.length === 0) continue;
+    clipBetween(aligned, aligned[prev] ? prev : -1, next, { startFrame: syllables[0].startFrame, endFrame: syllables[syllables.length - 1].endFrame });
+    out.push({ ...ins, syllables });
+  }
+  return out;
+}
+
 /** Frames the garbage phone loop takes between character k and the next aligned one. */
 export async function insertedFrames(
   backend: AcousticBackend,

@@ -23,7 +23,7 @@ import { classifyTones, loadToneModel, type ToneModel } from '../tone/classifier
 import { pitchOfSpan, readerVoice, toneEvidence } from '../tone/extract.js';
 import { alignWithOmissions, frameLevels, loudFrames, medianSyllableFrames, squeezed, worstGop, type AlignedSyllable, type ReadingAlignment } from './align.js';
 import { assemble } from './assemble.js';
-import { compete, findInsertion, insertedFrames, phonesAs, presence, recoverSkipped, type Competition, type Insertion } from './context.js';
+import { clipBetween, compete, findInsertion, insertedFrames, nearest, phonesAs, placeInsertions, presence, recoverSkipped, type Competition, type Insertion } from './context.js';
 import { acceptInsertion, CALIBRATION, gopScore, judgeTone, pronunciationScore, substitutionThreshold } from './judge.js';
 import { placeSkipped } from './placement.js';
 import { otherPlaceSibilants } from './sibilants.js';
@@ -104,7 +104,7 @@ async function assess(
     // retroflex, or whose zh, ch or sh flat, is heard as the syllable of the other place.
     markHeard(otherPlaceSibilants(audio.pcm, table, al.syllables, labels, config.slack), heardLabels, comps, substitutionThreshold(config.slack));
   }
-  const insertions = al.ok ? await insertionsOf(backend, table, audio.pcm, al, heardLabels, config.slack) : [];
+  const insertions = al.ok ? placeInsertions(al.syllables, await insertionsOf(backend, table, audio.pcm, al, heardLabels, config.slack)) : [];
   const ctx = al.ok ? pitch(al.syllables) : null;
   const tones = toneEvidence(ctx, al.syllables, text.read.map((i) => text.tokens[i].sandhiTone));
   const toneProbs = classifyTones(models.tone, tones.features, judgedTones(text.tokens, text.read));
@@ -310,7 +310,8 @@ async function recoverAll(
     const r = await recoverSkipped(backend, table, pcm, al.syllables, labels, k, limits);
     if (r.status === 'skipped' || !r.syllable) continue;
     al.syllables[k] = r.syllable;
-    clipNeighbours(al, k);
+    // A recovered syllable takes its frames back from the neighbours that had absorbed them.
+    clipBetween(al.syllables, nearest(al.syllables, k, -1), nearest(al.syllables, k, 1), r.syllable);
     if (r.status === 'other' && r.heard && !table.same(r.heard, labels[k])) others.set(k, r.heard);
     else reduced.add(k);
   }
@@ -364,23 +365,6 @@ async function dropUnread(
     comps[k] = null;
     return true;
   });
-}
-
-/** A recovered syllable takes its frames back from the neighbours that had absorbed them. */
-function clipNeighbours(al: ReadingAlignment, k: number): void {
-  const me = al.syllables[k]!;
-  for (let j = k - 1; j >= 0; j--) {
-    const s = al.syllables[j];
-    if (!s) continue;
-    if (s.endFrame > me.startFrame) al.syllables[j] = { ...s, endFrame: Math.max(s.startFrame + 1, me.startFrame), finalEnd: Math.min(s.finalEnd, Math.max(s.startFrame + 1, me.startFrame)) };
-    break;
-  }
-  for (let j = k + 1; j < al.syllables.length; j++) {
-    const s = al.syllables[j];
-    if (!s) continue;
-    if (s.startFrame < me.endFrame) al.syllables[j] = { ...s, startFrame: Math.min(s.endFrame - 1, me.endFrame), finalStart: Math.max(s.finalStart, Math.min(s.endFrame - 1, me.endFrame)) };
-    break;
-  }
 }
 
 /**

@@ -31,7 +31,7 @@ import { classifyTones, type ToneModel } from '../tone/classifier.js';
 import { toneEvidence, type PitchOfSpan } from '../tone/extract.js';
 import type { PitchContext } from '../tone/features.js';
 import type { AlignedSyllable } from './align.js';
-import { asSyllable, contextOf, fixed, total } from './context.js';
+import { asSyllable, clipBetween, contextOf, fitsBetween, fixed, nearest, total } from './context.js';
 import { frameWeightedGop } from '../../acoustic/gop.js';
 import { CALIBRATION } from './judge.js';
 import { acceptedTones, judgedTones } from './sandhi.js';
@@ -179,9 +179,16 @@ export async function placeSkipped(
   const made: Placement[] = [];
   for (const m of chosen) {
     if (used.has(m.aligned) || used.has(m.skipped)) continue;
+    // The window decode aligns the neighbours again too: the frames it gives the skipped
+    // character must still lie between the characters aligned on each side of it now (an
+    // earlier move may have changed them), and it takes them back from those characters.
+    const rest = al.syllables.map((x, k) => (k === m.aligned ? null : x));
+    const [prev, next] = [nearest(rest, m.skipped, -1), nearest(rest, m.skipped, 1)];
+    if (!fitsBetween(rest, prev, next, m.syllable)) continue;
     used.add(m.aligned).add(m.skipped);
-    al.syllables[m.skipped] = m.syllable;
     al.syllables[m.aligned] = null;
+    al.syllables[m.skipped] = m.syllable;
+    clipBetween(al.syllables, prev, next, m.syllable);
     made.push(m);
   }
   return made;
