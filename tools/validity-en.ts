@@ -52,10 +52,19 @@ function config(referenceText: string, coreType = 'sentence', language = 'en-US'
   return parseEvaluationConfig({ coreType, referenceText, language });
 }
 
+/**
+ * Readings whose timed units (words and extra speech, in the order the response lists them)
+ * overlap or run backwards in time: none is expected.
+ */
+const spans = { readings: 0, outOfOrder: 0 };
+
 async function inspect(file: string | DecodedAudio, ref: string, coreType = 'sentence', extraSpeech = true): Promise<{ en: EnglishAssessment; overall: number; accuracy: number }> {
   const cfg = config(ref, coreType);
   const en = await engine.inspect(cfg, typeof file === 'string' ? await decodeAudio(fs.readFileSync(file)) : file, { extraSpeech });
   const a = toAssessment(en, cfg);
+  const timed = a.units.flatMap((u) => (u.span && u.span.end > u.span.start ? [u.span] : []));
+  spans.readings++;
+  if (timed.some((t, k) => k > 0 && t.start < timed[k - 1].end)) spans.outOfOrder++;
   return { en, overall: a.overall, accuracy: a.dimensions.accuracy };
 }
 
@@ -399,5 +408,10 @@ const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf
 const parts: Record<string, () => Promise<void>> = { so762, native, nonnative: nonNative, phrasing };
 for (const [name, run] of Object.entries(parts)) if (only === null || only === name) await run();
 await backend.close();
+if (spans.readings > 0) {
+  console.log(`\nevery reading scored: spans overlapping in ${spans.outOfOrder} of ${spans.readings} (0 expected)`);
+  figures.readings = spans.readings;
+  figures.readingsWithSpansOutOfOrder = spans.outOfOrder;
+}
 figures.seconds = Math.round((Date.now() - t0) / 1000);
 console.log(JSON.stringify(figures));

@@ -67,7 +67,17 @@ test('a word of another recording spliced in between two words is an insertion (
   const diag = presentReadAloud(a, cfg, { readtypeDiagnosis: true }).result.words as { readType: number; readStatus: string }[];
   assert.deepEqual(diag.map((w) => w.readType), [0, 0, 0, 1, 0]);
   assert.equal(diag[3].readStatus, 'inserted');
+  assertInOrder(a);
 });
+
+/** Timed units (words and extra speech, in the order the response lists them) never overlap. */
+function assertInOrder(a: ReturnType<typeof toAssessment>): void {
+  const timed = a.units.filter((u) => u.span && u.span.end > u.span.start);
+  for (let k = 1; k < timed.length; k++) {
+    const [x, y] = [timed[k - 1], timed[k]];
+    assert.ok(y.span!.start >= x.span!.end, `${x.text} ${x.span!.start}-${x.span!.end} / ${y.text} ${y.span!.start}-${y.span!.end}`);
+  }
+}
 
 /** LJ5 with word `k` (which must be `text`) said twice, inspected. */
 async function withWordTwice(k: number, text: string) {
@@ -91,6 +101,9 @@ test('a word said twice is a repetition (readType 3) of that word, and fluency c
   const units = a.units.map((u) => [u.text, u.readType]);
   assert.deepEqual(units.slice(0, 4), [['the', 0], ['invention', 0], ['invention', 3], ['of', 0]]);
   assert.deepEqual(a.sentences[0].units, a.units.map((_, i) => i));
+  // The word's span holds its first token: the second one, inside it in the reading's own
+  // alignment, is the repetition's.
+  assertInOrder(a);
 });
 
 test('a short function word said twice is a repetition of that word, found by the whole-reading repeat decode', async () => {
@@ -98,5 +111,6 @@ test('a short function word said twice is a repetition of that word, found by th
   const repeated = en.extraWords.filter((w) => w.readType === 3);
   assert.deepEqual(repeated.map((w) => [w.text, w.index]), [['of', 2]]);
   assert.equal(en.extraWords.filter((w) => w.readType === 1).length, 0);
+  assertInOrder(toAssessment(en, config({ referenceText: LJ5.text })));
   assert.equal(en.fluencyMeasures.repetitions, 1);
 });

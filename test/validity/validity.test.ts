@@ -67,4 +67,5 @@ test('validity:en subset: speechocean762, native reading, alterations, splices, 
   atLeast(f.splices.repetition.precision, 0.8, 'repetition precision');
   assert.ok(f.alphanumeric.nativeMean > f.alphanumeric.nonNativeMean, 'native speakers score higher than non-native ones');
   atLeast(f.phrasing.spearmanReadingSkill, 0.25, 'phrasing: Spearman of reading skill with the experts');
+  assert.equal(f.readingsWithSpansOutOfOrder, 0, 'readings whose spans overlap');
 });

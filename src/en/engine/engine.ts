@@ -16,7 +16,7 @@ import { loadEnglishScoringModel, type EnglishScoringModel } from '../scoring-mo
 import { assessConnectedSpeech, type ConnectedResult } from '../connected/assess.js';
 import { alignReading, alignSkipped } from './align.js';
 import { buildAssessment } from './build.js';
-import { findExtraSpeech, startRepeatDecode, type RepeatCall } from './insertions.js';
+import { findExtraSpeech, placeExtraSpeech, startRepeatDecode, type RepeatCall } from './insertions.js';
 import { readEvidence, rescueSkipped, yieldingWords, type ReadingEvidence } from './evidence.js';
 import { grammarOf, planReading, withCustomPronunciations, type ReadingPlan } from './plan.js';
 import { scoreReading } from './score.js';
@@ -108,8 +108,11 @@ export function createEnglishEngine(deps: EnglishEngineDeps): EnglishEngine {
       const extraSpeech = opts?.extraSpeech !== false;
       // The passes over this reading's frames may share their scoring.
       const backend = forReading(deps.backend);
-      const { plan, evidence, signal, loop, repeats } = await analyse(config, audio, opts, extraSpeech, backend);
-      const extra = extraSpeech ? await findExtraSpeech(backend, audio.pcm, plan, evidence, signal.energyDb, loop, repeats) : [];
+      const analysed = await analyse(config, audio, opts, extraSpeech, backend);
+      const { plan, signal, loop } = analysed;
+      const found = extraSpeech ? await findExtraSpeech(backend, audio.pcm, plan, analysed.evidence, signal.energyDb, loop, analysed.repeats) : [];
+      // The words around extra speech give its frames up before they are scored.
+      const { evidence, extra } = placeExtraSpeech(analysed.evidence, found);
       const scored = scoreReading(evidence, signal, model, loop);
       // What the loop heard is judged only when some phone scores low (as documented).
       const lowPhones = scored.words.some((w) => w.phones.some((s) => s * 100 < LOW_PHONE_SCORE));

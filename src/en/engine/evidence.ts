@@ -33,6 +33,11 @@ export interface WordEvidence {
   phones: PhoneEvidence[];
   /** Silence and fillers between this word's end and the next read word's start, frames. */
   pauseAfter: number;
+  /**
+   * Frames of extra speech (an insertion or a repetition) placed between this word and the next
+   * read word, which are not a pause (insertions.ts `placeExtraSpeech`); absent when none.
+   */
+  extraAfter?: number;
 }
 
 export interface ReadingEvidence {

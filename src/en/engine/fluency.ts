@@ -80,7 +80,8 @@ export function measureFluency(ev: ReadingEvidence): FluencyMeasures {
   let hesitations = 0;
   for (let k = 0; k + 1 < read.length; k++) {
     const w = read[k];
-    const pauseMs = Math.max(0, read[k + 1].startFrame - w.endFrame) * 10;
+    // Extra speech placed between the two words is not a pause.
+    const pauseMs = Math.max(0, read[k + 1].startFrame - w.endFrame - (w.extraAfter ?? 0)) * 10;
     const punct = w.entry.word.punctuationAfter;
     const sentenceEnd = read[k + 1].entry.word.sentenceIndex !== w.entry.word.sentenceIndex;
     const expectBreak = punct !== '' || sentenceEnd;

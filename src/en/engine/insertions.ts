@@ -330,6 +330,44 @@ export async function findExtraSpeech(
 }
 
 /**
+ * Extra speech placed between the reference words it was heard between. Its own decodes align
+ * those words again, so it may lie over frames the reading's alignment gave them (speech inside
+ * an overlong word, a repeated word's second token inside the word's span): the read words
+ * before and after it give those frames up, their phones cut to what is left, so that no two
+ * spans overlap and the words are scored on their own speech. Extra speech reaching over the
+ * start of the word before it or the end of the word after it is cut to leave each at least one
+ * frame, and dropped when nothing is left. The word before it counts the extra speech's frames
+ * (`extraAfter`), which are not a pause. Pure: new evidence and findings.
+ */
+export function placeExtraSpeech(ev: ReadingEvidence, found: readonly ExtraSpeech[]): { evidence: ReadingEvidence; extra: ExtraSpeech[] } {
+  if (found.length === 0) return { evidence: ev, extra: [] };
+  const words = [...ev.words];
+  const extra: ExtraSpeech[] = [];
+  const readAt = (from: number, step: -1 | 1) => {
+    for (let k = from; k >= 0 && k < words.length; k += step) if (words[k].status === 'read') return k;
+    return -1;
+  };
+  for (const f of [...found].sort((x, y) => x.startFrame - y.startFrame)) {
+    const [prev, next] = [readAt(f.after, -1), readAt(f.after + 1, 1)];
+    const startFrame = prev >= 0 ? Math.max(f.startFrame, words[prev].startFrame + 1) : f.startFrame;
+    const endFrame = next >= 0 ? Math.min(f.endFrame, words[next].endFrame - 1) : f.endFrame;
+    if (endFrame <= startFrame) continue;
+    if (prev >= 0 && words[prev].endFrame > startFrame) words[prev] = withSpan(words[prev], words[prev].startFrame, startFrame);
+    if (next >= 0 && words[next].startFrame < endFrame) words[next] = withSpan(words[next], endFrame, words[next].endFrame);
+    if (prev >= 0) words[prev] = { ...words[prev], extraAfter: (words[prev].extraAfter ?? 0) + endFrame - startFrame };
+    extra.push({ ...f, startFrame, endFrame });
+  }
+  const read = words.filter((w) => w.status === 'read');
+  return { evidence: { ...ev, words, speechStart: read[0]?.startFrame ?? 0, speechEnd: read[read.length - 1]?.endFrame ?? 0 }, extra };
+}
+
+/** A read word cut to [startFrame, endFrame), its phones cut to the same frames. */
+function withSpan(w: WordEvidence, startFrame: number, endFrame: number): WordEvidence {
+  const clamp = (v: number) => Math.min(endFrame, Math.max(startFrame, v));
+  return { ...w, startFrame, endFrame, phones: w.phones.map((p) => ({ ...p, startFrame: clamp(p.startFrame), endFrame: clamp(p.endFrame) })) };
+}
+
+/**
  * Overlapping pairs (a, b) and (b, c) can both find the same extra speech: of two findings
  * whose extents overlap, the first is kept.
  */
