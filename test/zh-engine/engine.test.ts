@@ -311,7 +311,7 @@ test('placeInsertions: extra speech takes its frames from the pair around it, cu
   assert.deepEqual([aligned[0]!.startFrame, aligned[0]!.endFrame], [0, 1]);
 });
 
-test('characters and extra speech keep to the reading order in time: no two spans overlap', async () => {
+test('characters and extra speech keep to the reading order in time: no two spans overlap, phones inside their character', async () => {
   // Characters added to the reference and not spoken. W0043 with 歌曲 added before 儿: two
   // placements computed on the same alignment crossed (去 placed before 爸), W0298 with 高级 added:
   // a placed character kept a frame of each neighbour, W0196 with 股发 added: an insertion found
@@ -328,6 +328,10 @@ test('characters and extra speech keep to the reading order in time: no two span
     for (let k = 1; k < timed.length; k++) {
       const [x, y] = [timed[k - 1], timed[k]];
       assert.ok(y.span!.start >= x.span!.end, `${c.id}: ${x.text} ${x.span!.start}-${x.span!.end} / ${y.text} ${y.span!.start}-${y.span!.end}`);
+    }
+    // A character that gave frames up gives up its phones' frames with them.
+    for (const u of timed) {
+      for (const p of u.phones) assert.ok(p.span.start >= u.span!.start && p.span.end <= u.span!.end, `${c.id}: ${u.text} ${u.span!.start}-${u.span!.end}, ${p.phoneme} ${p.span.start}-${p.span.end}`);
     }
   }
 });

@@ -176,19 +176,27 @@ export function fitsBetween(aligned: readonly (AlignedSyllable | null)[], prev: 
 
 /**
  * `span` takes its frames back from aligned characters `prev` and `next`, which had absorbed
- * them (changed in place), so that no two spans overlap. Each keeps at least one frame.
+ * them (changed in place), so that no two spans overlap. Each keeps at least one frame; its
+ * final and phones are cut to what it keeps.
  */
 export function clipBetween(aligned: (AlignedSyllable | null)[], prev: number, next: number, span: Frames): void {
   const a = prev >= 0 ? aligned[prev] : null;
-  if (a && a.endFrame > span.startFrame) {
-    const end = Math.max(a.startFrame + 1, span.startFrame);
-    aligned[prev] = { ...a, endFrame: end, finalEnd: Math.min(a.finalEnd, end) };
-  }
+  if (a && a.endFrame > span.startFrame) aligned[prev] = cutTo(a, a.startFrame, Math.max(a.startFrame + 1, span.startFrame));
   const b = next >= 0 ? aligned[next] : null;
-  if (b && b.startFrame < span.endFrame) {
-    const start = Math.min(b.endFrame - 1, span.endFrame);
-    aligned[next] = { ...b, startFrame: start, finalStart: Math.max(b.finalStart, start) };
-  }
+  if (b && b.startFrame < span.endFrame) aligned[next] = cutTo(b, Math.min(b.endFrame - 1, span.endFrame), b.endFrame);
+}
+
+/** A syllable cut to [startFrame, endFrame), its final and phones with it. */
+function cutTo(s: AlignedSyllable, startFrame: number, endFrame: number): AlignedSyllable {
+  const clamp = (v: number) => Math.min(endFrame, Math.max(startFrame, v));
+  return {
+    ...s,
+    startFrame,
+    endFrame,
+    finalStart: clamp(s.finalStart),
+    finalEnd: clamp(s.finalEnd),
+    phones: s.phones.map((p) => ({ ...p, startFrame: clamp(p.startFrame), endFrame: clamp(p.endFrame) })),
+  };
 }
 
 /**
