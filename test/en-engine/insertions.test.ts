@@ -8,6 +8,9 @@ import assert from 'node:assert/strict';
 import type { DecodedAudio } from '../../src/audio/decode.js';
 import { presentReadAloud } from '../../src/assessment/presenter.js';
 import { toAssessment } from '../../src/en/engine/index.js';
+import type { ReadingEvidence, WordEvidence } from '../../src/en/engine/evidence.js';
+import { placeExtraSpeech, type ExtraSpeech } from '../../src/en/engine/insertions.js';
+import { measureFluency } from '../../src/en/engine/fluency.js';
 import { audio, closeEngine, config, englishEngine, LIBRIVOX1, LJ2 } from './setup.js';
 
 after(closeEngine);
@@ -113,4 +116,37 @@ test('a short function word said twice is a repetition of that word, found by th
   assert.equal(en.extraWords.filter((w) => w.readType === 1).length, 0);
   assertInOrder(toAssessment(en, config({ referenceText: LJ5.text })));
   assert.equal(en.fluencyMeasures.repetitions, 1);
+});
+
+test('placeExtraSpeech: the words around extra speech give its frames up, phones cut with them, and it is no pause', () => {
+  const word = (index: number, startFrame: number, endFrame: number, status: 'read' | 'omitted' = 'read'): WordEvidence =>
+    ({
+      index,
+      status,
+      startFrame,
+      endFrame,
+      pauseAfter: 0,
+      entry: { word: { punctuationAfter: '', sentenceIndex: 0, spoken: ['w'] }, functionWord: false },
+      phones: [
+        { phone: 'AH', stress: 1, startFrame, endFrame: Math.floor((startFrame + endFrame) / 2), gop: -1, forced: -1 },
+        { phone: 'T', stress: null, startFrame: Math.floor((startFrame + endFrame) / 2), endFrame, gop: -1, forced: -1 },
+      ],
+    }) as unknown as WordEvidence;
+  const ev = { ok: true, failure: null, frames: 200, words: [word(0, 0, 60), word(1, -1, -1, 'omitted'), word(2, 60, 100)], speechStart: 0, speechEnd: 100 } as ReadingEvidence;
+  const found = (after: number, startFrame: number, endFrame: number): ExtraSpeech => ({ after, kind: 'repeated', word: 0, heard: [], extent: { startFrame: 0, endFrame }, startFrame, endFrame });
+  // A repetition's second token inside word 0's span, reaching into word 2 (past the skipped word 1).
+  const { evidence, extra } = placeExtraSpeech(ev, [found(1, 40, 70)]);
+  assert.deepEqual([evidence.words[0].startFrame, evidence.words[0].endFrame, evidence.words[2].startFrame, evidence.words[2].endFrame], [0, 40, 70, 100]);
+  assert.deepEqual(evidence.words[0].phones.map((p) => [p.startFrame, p.endFrame]), [[0, 30], [30, 40]]);
+  assert.deepEqual(evidence.words[2].phones.map((p) => [p.startFrame, p.endFrame]), [[70, 80], [80, 100]]);
+  assert.deepEqual(extra.map((x) => [x.startFrame, x.endFrame]), [[40, 70]]);
+  assert.equal(evidence.words[0].extraAfter, 30);
+  // The 30 frames between the two read words are the repetition's, not a pause.
+  assert.deepEqual(measureFluency(evidence).boundaries.map((b) => b.pauseMs), [0]);
+  // Extra speech over the start of the word before it is cut to leave that word a frame; the input is not changed.
+  const early = placeExtraSpeech(ev, [found(0, 0, 20)]);
+  assert.deepEqual(early.extra.map((x) => [x.startFrame, x.endFrame]), [[1, 20]]);
+  assert.deepEqual([early.evidence.words[0].startFrame, early.evidence.words[0].endFrame], [0, 1]);
+  assert.deepEqual([ev.words[0].startFrame, ev.words[0].endFrame], [0, 60]);
+  assert.equal(placeExtraSpeech(ev, []).evidence, ev);
 });

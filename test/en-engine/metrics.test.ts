@@ -4,8 +4,7 @@ import { rhythmMetrics } from '../../src/en/connected/rhythm.js';
 import { fitLogistic, fitRidge, pearson, predict, spearman } from '../../src/en/scoring-model/linear.js';
 import { loadEnglishScoringModel } from '../../src/en/scoring-model/model.js';
 import { PHONE_FEATURES, UTTERANCE_FEATURES, WORD_FEATURES, phoneFeatures } from '../../src/en/scoring-model/features.js';
-import { gopAcceptability, WORD_GOP_THRESHOLD } from '../../src/en/engine/dimensions.js';
-import { shortWordLeniency } from '../../src/en/engine/dimensions.js';
+import { gopAcceptability, shortWordLeniency, WORD_GOP_THRESHOLD } from '../../src/en/engine/dimensions.js';
 
 const seg = (phone: string, startFrame: number, endFrame: number) => ({ phone, startFrame, endFrame });
 
