@@ -59,15 +59,19 @@ export function readEvidence(plan: ReadingPlan, result: AlignResult): ReadingEvi
   for (const u of units) bySlot.set(u.slot, u);
   const words = plan.entries.map((entry, i) => wordEvidence(entry, i, bySlot.get(i)));
   fillPauses(words);
+  return { ok: result.ok, failure: result.ok ? null : result.reason, frames: result.ok ? result.frames : 0, words, ...speechSpan(words) };
+}
+
+/** First and last frame of the read words' speech (0 when none is read). */
+export function speechSpan(words: readonly WordEvidence[]): Pick<ReadingEvidence, 'speechStart' | 'speechEnd'> {
   const read = words.filter((w) => w.status === 'read');
-  return {
-    ok: result.ok,
-    failure: result.ok ? null : result.reason,
-    frames: result.ok ? result.frames : 0,
-    words,
-    speechStart: read.length ? read[0].startFrame : 0,
-    speechEnd: read.length ? read[read.length - 1].endFrame : 0,
-  };
+  return { speechStart: read[0]?.startFrame ?? 0, speechEnd: read[read.length - 1]?.endFrame ?? 0 };
+}
+
+/** The read word nearest to word `from`, itself included, going by `step` (−1 back, 1 on); −1 when there is none. */
+export function readFrom(words: readonly WordEvidence[], from: number, step: -1 | 1): number {
+  for (let k = from; k >= 0 && k < words.length; k += step) if (words[k].status === 'read') return k;
+  return -1;
 }
 
 /**
@@ -127,8 +131,7 @@ export function rescueSkipped(
   }
   if (words.every((w, i) => w === first.words[i])) return first;
   fillPauses(words);
-  const read = words.filter((w) => w.status === 'read');
-  return { ...first, words, speechStart: read[0]?.startFrame ?? 0, speechEnd: read[read.length - 1]?.endFrame ?? 0 };
+  return { ...first, words, ...speechSpan(words) };
 }
 
 /**

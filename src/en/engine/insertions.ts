@@ -28,7 +28,7 @@
  * `validity:en --only native`.
  */
 import { INSERTION_LABEL, isNonSpeech, SAMPLES_PER_FRAME, type AcousticBackend, type AlignResult, type FrameWindow, type GrammarSlot, type PhoneSegment, type UnitSegment } from '../../acoustic/types.js';
-import type { ReadingEvidence, WordEvidence } from './evidence.js';
+import { readFrom, speechSpan, type ReadingEvidence, type WordEvidence } from './evidence.js';
 import type { ReadingPlan } from './plan.js';
 import { grammarOf } from './plan.js';
 import { dtwDistance, meanFrame, meanNormalised, melFrames } from './similarity.js';
@@ -162,7 +162,7 @@ export async function decodePair(backend: AcousticBackend, pcm: Int16Array, plan
   const [startFrame, endFrame] = [ins[0].startFrame, ins[ins.length - 1].endFrame];
   // Speech before the first word's token belongs after the word before it (a neighbour pair's).
   const first = r.units.find((u) => u.slot >= 0);
-  const follows = first && startFrame < first.startFrame ? previousRead(ev, Number(first.label)) : lastBefore(r.units, startFrame, pair.first);
+  const follows = first && startFrame < first.startFrame ? readFrom(ev.words, Number(first.label) - 1, -1) : lastBefore(r.units, startFrame, pair.first);
   return { pair, units: r.units, found: [{ after: follows, kind: 'inserted', word: null, heard: heardOver(loop, startFrame, endFrame), startFrame, endFrame, extent: { startFrame, endFrame } }] };
 }
 
@@ -197,12 +197,6 @@ function repeatLikeness(pcm: Int16Array, ev: ReadingEvidence, units: readonly Un
   const toTwin = dtwDistance(own, cut(twin));
   const toOther = Math.min(...spans.map((s) => dtwDistance(own, cut(s))));
   return toTwin / Math.max(1e-6, toOther);
-}
-
-/** The read word before word `k` (-1 when there is none). */
-function previousRead(ev: ReadingEvidence, k: number): number {
-  for (let j = k - 1; j >= 0; j--) if (ev.words[j].status === 'read') return j;
-  return -1;
 }
 
 /** The reference word of the last word unit of the decode that ends by `frame` (`fallback` when none). */
@@ -343,12 +337,8 @@ export function placeExtraSpeech(ev: ReadingEvidence, found: readonly ExtraSpeec
   if (found.length === 0) return { evidence: ev, extra: [] };
   const words = [...ev.words];
   const extra: ExtraSpeech[] = [];
-  const readAt = (from: number, step: -1 | 1) => {
-    for (let k = from; k >= 0 && k < words.length; k += step) if (words[k].status === 'read') return k;
-    return -1;
-  };
   for (const f of [...found].sort((x, y) => x.startFrame - y.startFrame)) {
-    const [prev, next] = [readAt(f.after, -1), readAt(f.after + 1, 1)];
+    const [prev, next] = [readFrom(words, f.after, -1), readFrom(words, f.after + 1, 1)];
     const startFrame = prev >= 0 ? Math.max(f.startFrame, words[prev].startFrame + 1) : f.startFrame;
     const endFrame = next >= 0 ? Math.min(f.endFrame, words[next].endFrame - 1) : f.endFrame;
     if (endFrame <= startFrame) continue;
@@ -357,8 +347,7 @@ export function placeExtraSpeech(ev: ReadingEvidence, found: readonly ExtraSpeec
     if (prev >= 0) words[prev] = { ...words[prev], extraAfter: (words[prev].extraAfter ?? 0) + endFrame - startFrame };
     extra.push({ ...f, startFrame, endFrame });
   }
-  const read = words.filter((w) => w.status === 'read');
-  return { evidence: { ...ev, words, speechStart: read[0]?.startFrame ?? 0, speechEnd: read[read.length - 1]?.endFrame ?? 0 }, extra };
+  return { evidence: { ...ev, words, ...speechSpan(words) }, extra };
 }
 
 /** A read word cut to [startFrame, endFrame), its phones cut to the same frames. */

@@ -209,15 +209,16 @@ function cutTo(s: AlignedSyllable, startFrame: number, endFrame: number): Aligne
 export function placeInsertions(aligned: (AlignedSyllable | null)[], insertions: readonly Insertion[]): Insertion[] {
   const out: Insertion[] = [];
   for (const ins of insertions) {
+    // An insertion is found after an aligned character (insertionsOf).
     const prev = ins.after;
     const next = nearest(aligned, prev, 1);
-    const lo = aligned[prev] ? aligned[prev]!.startFrame + 1 : 0;
+    const lo = aligned[prev]!.startFrame + 1;
     const hi = next >= 0 ? aligned[next]!.endFrame - 1 : Infinity;
     const syllables = ins.syllables
       .map((x) => ({ ...x, startFrame: Math.max(x.startFrame, lo), endFrame: Math.min(x.endFrame, hi) }))
       .filter((x) => x.endFrame > x.startFrame);
     if (syllables.length === 0) continue;
-    clipBetween(aligned, aligned[prev] ? prev : -1, next, { startFrame: syllables[0].startFrame, endFrame: syllables[syllables.length - 1].endFrame });
+    clipBetween(aligned, prev, next, { startFrame: syllables[0].startFrame, endFrame: syllables[syllables.length - 1].endFrame });
     out.push({ ...ins, syllables });
   }
   return out;
