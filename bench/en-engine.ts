@@ -18,7 +18,6 @@ import path from 'node:path';
 import { createAcousticBackend, createInThreadBackend } from '../src/acoustic/backend.js';
 import { forReading, type AcousticBackend } from '../src/acoustic/types.js';
 import { decodeAudio, type DecodedAudio } from '../src/audio/decode.js';
-import { concatPcm } from '../src/audio/resample.js';
 import { loadConfig } from '../src/config.js';
 import { parseEvaluationConfig } from '../src/evaluation/config.js';
 import { loadEnglishLexicon } from '../src/en/lexicon/index.js';
@@ -30,6 +29,7 @@ import { measureSignal } from '../src/en/engine/signal.js';
 import { scoreReading } from '../src/en/engine/score.js';
 import { loadEnglishScoringModel } from '../src/en/scoring-model/model.js';
 import { decoderArgsOption } from '../tools/train-en-so762.js';
+import { nativePassage } from '../tools/en-native-set.js';
 
 // The speechocean762 tools' parser of --decoder-args and --loop-decoder-args (their values start
 // with a dash, "-topn 2", which node's parseArgs refuses to take).
@@ -46,29 +46,6 @@ const model = loadEnglishScoringModel();
 const engine = createEnglishEngine({ backend, lexicon, model });
 const audio = await decodeAudio(fs.readFileSync(file));
 const config = parseEvaluationConfig({ coreType: 'sentence', referenceText: text });
-
-/** The native sentences joined until the reading lasts 60 s, with their texts. */
-async function passage(): Promise<{ text: string; audio: DecodedAudio }> {
-  const parts: { text: string; pcm: Int16Array }[] = [];
-  const lj = path.join(DATA, 'ljspeech');
-  for (const line of fs.readFileSync(path.join(lj, 'metadata.csv'), 'utf8').trim().split('\n')) {
-    const [id, , normalised] = line.split('|');
-    const f = path.join(lj, 'wavs', `${id}.flac`);
-    if (fs.existsSync(f)) parts.push({ text: normalised, pcm: (await decodeAudio(fs.readFileSync(f))).pcm });
-  }
-  const lv = path.join(DATA, 'librivox');
-  for (const f of fs.readdirSync(lv).filter((x) => x.endsWith('.flac')).sort()) {
-    parts.push({ text: fs.readFileSync(path.join(lv, f.replace(/\.flac$/, '.txt')), 'utf8').trim(), pcm: (await decodeAudio(fs.readFileSync(path.join(lv, f)))).pcm });
-  }
-  const used: typeof parts = [];
-  for (const p of parts) if (used.reduce((n, u) => n + u.pcm.length, 0) < 60 * 16000) used.push(p);
-  const pcm = concatPcm(used.map((p) => p.pcm));
-  const durationSec = pcm.length / 16000;
-  return {
-    text: used.map((p) => p.text).join(' '),
-    audio: { pcm, sampleRate: 16000, durationSec, source: { format: 'wav', sampleRate: 16000, channels: 1 }, lowSampleRate: false },
-  };
-}
 
 /** The LJ Speech sentence nearest 5 s long. */
 async function fiveSecondSentence(): Promise<{ id: string; text: string; audio: DecodedAudio }> {
@@ -160,7 +137,7 @@ for (let i = 0; i < runs; i++) fiveCpu.push(await cpu(() => engine.assess(fiveCo
 const fiveCpuMs = Math.round(median(fiveCpu));
 console.log(`${five.audio.durationSec.toFixed(2)} s sentence (${five.id}): whole assessment ${fiveCpuMs} ms CPU in one thread (median of ${runs}; target under 150 for 5 s)`);
 
-const long = await passage();
+const long = await nativePassage(DATA);
 const longConfig = parseEvaluationConfig({ coreType: 'passage', referenceText: long.text });
 const longRuns = Math.max(1, Math.min(3, runs));
 const passageCpu: number[] = [];

@@ -202,7 +202,7 @@ const WORD_TARGETS = ['accuracy', 'stress', 'total'] as const;
 
 /** The whole model fitted on `data` (train utterances only), stage by stage as the engine scores. */
 export function fitModel(data: readonly LabelledReading[]): EnglishScoringModel {
-  const placeholder: LinearModel = { names: [], mean: [], std: [], weights: [], bias: 0, min: 0, max: 0 };
+  const placeholder: LinearModel = { names: [], mean: [], std: [], lo: [], hi: [], weights: [], bias: 0, min: 0, max: 0 };
   const model: EnglishScoringModel = {
     trainedOn: { corpus: 'speechocean762', split: 'train', utterances: data.length, fittedAt: new Date().toISOString().slice(0, 10) },
     phoneStats: phoneStatistics(data),
@@ -415,6 +415,8 @@ function roundModel(m: EnglishScoringModel): EnglishScoringModel {
     ...lm,
     mean: lm.mean.map((v) => +v.toPrecision(6)),
     std: lm.std.map((v) => +v.toPrecision(6)),
+    lo: lm.lo.map((v) => +v.toPrecision(6)),
+    hi: lm.hi.map((v) => +v.toPrecision(6)),
     weights: lm.weights.map((v) => +v.toPrecision(6)),
     bias: +lm.bias.toPrecision(6),
   });

@@ -9,7 +9,8 @@
  * 1. speechocean762 test half: Pearson with the experts at phone, word and utterance level
  *    (the model is fitted on the train half only by tools/train-en-so762.ts);
  * 2. native correct reading (librivox, ljspeech, harvard): median overall, share of words and
- *    phones flagged wrong;
+ *    phones flagged wrong; the native sentences joined into passages of 10, 25 and 50 s: overall
+ *    and fluency;
  * 3. seeded alterations of the reference (a word replaced; a word added that was not said):
  *    recall and precision of flagged words; seeded splices of the audio (a word of another
  *    recording spliced in between two words; a word's audio repeated right after itself, both
@@ -37,7 +38,7 @@ import {
   DEFAULT_CACHE, SO762_DIR, addPairs, arg, decoderArgsOption, emptyPairs, extractOne, figuresOf, labelled, readCached, readScores, spreadOrder,
   type LabelledReading,
 } from './train-en-so762.js';
-import { nativeSet, rng, type NativeReading } from './en-native-set.js';
+import { nativePassage, nativeSet, rng, type NativeReading } from './en-native-set.js';
 
 const DATA = path.resolve(SO762_DIR, '..');
 const subset = process.argv.includes('--subset');
@@ -146,9 +147,28 @@ async function native(): Promise<void> {
   table.extraPer100Words = r3(extraPer100);
   table.cpuMsPerSecond = { without: r3(median(cpu.without)), with: r3(median(cpu.with)) };
   console.log(`engine CPU per second of audio, median: ${median(cpu.without).toFixed(1)} ms without the check, ${median(cpu.with).toFixed(1)} ms with it; reference words' status the same in ${sameWords} of ${items.length} readings`);
+  table.passages = await passages(subset ? [25] : [10, 25, 50]);
   figures.native = table;
   await alterations(subset ? all.filter((_, i) => i % 4 === 1) : all);
   await splices(subset ? all.filter((_, i) => i % 4 === 1) : all);
+}
+
+/**
+ * The native sentences joined into passages of about `lengths` seconds (`nativePassage`, as
+ * bench:en-engine's): a correct reading must not score lower for being longer than the fitted
+ * model's utterances (speechocean762: 1 to 10 words).
+ */
+async function passages(lengths: readonly number[]): Promise<{ seconds: number; words: number; overall: number; fluency: number }[]> {
+  console.log('\nnative passage         seconds  words  overall  fluency');
+  const out = [];
+  for (const seconds of lengths) {
+    const p = await nativePassage(DATA, seconds);
+    const r = await inspect(p.audio, p.text, 'passage');
+    const row = { seconds: r3(p.audio.durationSec), words: r.en.words.length, overall: r3(r.overall), fluency: r3(r.en.dimensions.fluency) };
+    console.log(`${`${p.sentences} sentences`.padEnd(22)} ${row.seconds.toFixed(1).padStart(7)}  ${String(row.words).padStart(5)}  ${row.overall.toFixed(1).padStart(7)}  ${row.fluency.toFixed(1).padStart(7)}`);
+    out.push(row);
+  }
+  return out;
 }
 
 const LABELS: Record<string, string> = { omissionFunctionWord: 'omission (function word)' };

@@ -38,6 +38,18 @@ test('ridge regression recovers a linear law (tolerance 0.05) and logistic regre
   assert.ok(predict(l, [2, -1]) > 0.9 && predict(l, [-2, 1]) < 0.1);
 });
 
+test('a fitted map holds each input inside the range it was fitted on', () => {
+  // y = 2x on x in [0, 10]: inside the range the law, beyond it the value at the edge.
+  const X = Array.from({ length: 11 }, (_, i) => [i]);
+  const m = fitRidge(['x'], X, X.map(([x]) => 2 * x), [-1000, 1000], 0);
+  assert.deepEqual([m.lo, m.hi], [[0], [10]]);
+  assert.ok(Math.abs(predict(m, [5]) - 10) < 1e-6, String(predict(m, [5])));
+  assert.ok(Math.abs(predict(m, [100]) - 20) < 1e-6, String(predict(m, [100])));
+  assert.ok(Math.abs(predict(m, [-40]) - 0) < 1e-6, String(predict(m, [-40])));
+  // A missing input still counts as the mean.
+  assert.ok(Math.abs(predict(m, [NaN]) - 10) < 1e-6);
+});
+
 test('Pearson and Spearman on known series (tolerance 1e-9)', () => {
   assert.ok(Math.abs(pearson([1, 2, 3, 4], [2, 4, 6, 8]) - 1) < 1e-9);
   assert.ok(Math.abs(pearson([1, 2, 3], [3, 2, 1]) + 1) < 1e-9);

@@ -1,7 +1,10 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { presentReadAloud } from '../../src/assessment/presenter.js';
-import { audio, closeEngine, config, englishEngine, HARVARD1, LIBRIVOX1, LJ2, SO762 } from './setup.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import { concatPcm } from '../../src/audio/resample.js';
+import { audio, closeEngine, config, EN_DATA, englishEngine, HARVARD1, LIBRIVOX1, LJ2, SO762 } from './setup.js';
 
 after(closeEngine);
 
@@ -52,6 +55,22 @@ test('passage: sentences and paragraph aggregates; words only with paragraphNeed
   const withWords = presentReadAloud(a, config({ coreType: 'passage', referenceText: text, paragraphNeedWordScore: 1 })).result;
   assert.equal((withWords.words as unknown[]).length, 22);
   assert.ok(a.overall >= 75, `overall ${a.overall}`);
+});
+
+test('passage: a native reading of 69 words is scored as its first sentence alone, not marked down for its length', async () => {
+  const { engine } = await englishEngine();
+  const ids = ['LJ001-0001', 'LJ001-0002', 'LJ001-0003', 'LJ001-0004'];
+  const texts = new Map(fs.readFileSync(path.join(EN_DATA, 'ljspeech', 'metadata.csv'), 'utf8').trim().split('\n').map((l) => [l.split('|')[0], l.split('|')[2]]));
+  const parts = await Promise.all(ids.map((id) => audio('ljspeech', 'wavs', `${id}.flac`)));
+  const pcm = concatPcm(parts.map((p) => p.pcm));
+  const whole = { ...parts[0], pcm, durationSec: pcm.length / parts[0].sampleRate };
+  const first = await engine.inspect(config({ referenceText: texts.get(ids[0]) }), parts[0]);
+  const passage = await engine.inspect(config({ coreType: 'passage', referenceText: ids.map((id) => texts.get(id)).join(' ') }), whole);
+  assert.equal(passage.words.length, 69);
+  // The fitted maps saw utterances of 1 to 10 words; a count of pauses or words fitted there
+  // marked this reading down to 80 overall and 64 for fluency.
+  assert.ok(passage.overall >= 85, `overall ${passage.overall}`);
+  assert.ok(passage.dimensions.fluency >= first.dimensions.fluency - 5, `fluency ${passage.dimensions.fluency} against ${first.dimensions.fluency} for the first sentence`);
 });
 
 test('word: a learner reading scored on one word; a different word in its place is not correct', async () => {

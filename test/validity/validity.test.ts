@@ -59,6 +59,7 @@ test('validity:en subset: speechocean762, native reading, alterations, splices, 
   atLeast(f.so762.phone_accuracy, 0.08, 'speechocean762 phone accuracy (20 utterances)');
   atLeast(f.native.all.medianOverall, 90, 'native median overall');
   atMost(f.native.all.wordsFlagged, 0.05, 'native words flagged');
+  atLeast(f.native.passages[0].overall, 90, 'native passage of 25 s: overall');
   atMost(f.native.extraPer100Words, 1, 'insertions or repetitions found on native readings, per 100 words');
   atLeast(f.alterations.substitution.recall, 0.6, 'substitution recall');
   atLeast(f.alterations.omission.recall, 0.9, 'omission recall');

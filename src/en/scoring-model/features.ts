@@ -143,8 +143,8 @@ export function wordFeatures(
 }
 
 const UTTERANCE_BASE = [
-  'meanPhoneScore', 'p10PhoneScore', 'meanWordScore', 'minWordScore', 'omittedShare', 'uttGop', 'badPhoneShare',
-  'wordsPerMinute', 'phonesPerSecond', 'pauseCount', 'pauseSecondsShare', 'hesitations', 'meanPauseMs',
+  'meanPhoneScore', 'p10PhoneScore', 'meanWordScore', 'p10WordScore', 'omittedShare', 'uttGop', 'badPhoneShare',
+  'wordsPerMinute', 'phonesPerSecond', 'pauseShare', 'pauseSecondsShare', 'hesitationShare', 'meanPauseMs',
   'stressMatchedShare', 'rangeSt', 'alignFailed', 'logWords', 'leadTrailShare', 'heardShare',
 ] as const;
 
@@ -152,6 +152,12 @@ const UTTERANCE_BASE = [
  * Utterance inputs and their squares: rate, pauses and scores relate to the experts' fluency
  * and total non-linearly (too slow and too fast both lose). Chosen by speaker-grouped
  * cross-validation on the train half (Pearson of held-out total 0.614 linear, 0.625 with squares).
+ * Pauses and hesitations are shares of the boundaries between read words and the low word
+ * score a percentile, so they do not grow with the text: speechocean762's utterances hold 1 to
+ * 10 words, and counts fitted there marked a native 129-word passage down to 64. The word count
+ * itself stays (the experts judge a single word's fluency unlike a sentence's, where pauses can
+ * happen), held like every input inside its fitted range: a longer text counts as 10 words
+ * (docs/english-engine.md, "Texts longer than the fitted utterances").
  */
 export const UTTERANCE_FEATURES: readonly string[] = [...UTTERANCE_BASE, ...UTTERANCE_BASE.map((n) => `${n}^2`)];
 
@@ -168,20 +174,30 @@ export function utteranceFeatures(
 ): number[] {
   const n = Math.max(1, ev.words.length);
   const omitted = ev.words.filter((w) => w.status === 'omitted').length;
-  const sorted = [...phoneScores].sort((a, b) => a - b);
   const poly = stresses.filter((s) => s.polysyllabic);
   const speech = Math.max(0.01, (ev.speechEnd - ev.speechStart) / 100);
   const total = Math.max(0.01, ev.frames / 100);
+  // Pauses and hesitations per boundary between read words: a count would grow with the text.
+  const gaps = Math.max(1, fl.boundaries.length);
   const base = [
-    mean([...phoneScores]), sorted[Math.floor(sorted.length * 0.1)] ?? 0, mean([...wordScores]), Math.min(...wordScores),
+    mean([...phoneScores]), tenthPercentile(phoneScores), mean([...wordScores]), tenthPercentile(wordScores),
     omitted / n, utteranceGop(ev), phoneScores.filter((s) => s < 0.5).length / Math.max(1, phoneScores.length),
-    Math.min(250, fl.wordsPerMinute), Math.min(20, fl.phonesPerSecond), fl.pauseCount, fl.pauseSeconds / speech,
-    fl.hesitations, Math.min(3000, fl.meanPauseMs), poly.length ? poly.filter((s) => s.matched).length / poly.length : 1,
+    Math.min(250, fl.wordsPerMinute), Math.min(20, fl.phonesPerSecond), fl.pauseCount / gaps, fl.pauseSeconds / speech,
+    fl.hesitations / gaps, Math.min(3000, fl.meanPauseMs), poly.length ? poly.filter((s) => s.matched).length / poly.length : 1,
     Math.min(24, into.rangeSt), ev.ok ? 0 : 1, Math.log(n), Math.max(0, (total - speech) / total),
-    // Share of the phones' time in which the loop heard the expected phone; mean duration z-score.
+    // Share of the phones' time in which the loop heard the expected phone.
     mean(phoneRows.map((x) => x[HEARD])),
   ];
   return [...base, ...base.map((v) => (Number.isFinite(v) ? v * v : 0))];
+}
+
+/**
+ * The value a tenth of the way up (the lowest for ten values or fewer): a low score that does
+ * not fall further the longer the text is, as the minimum does.
+ */
+function tenthPercentile(xs: readonly number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length * 0.1)] ?? 0;
 }
 
 /** Mean GOP over all reference phones (skipped words count with their floor GOP). */

@@ -1,6 +1,9 @@
 /**
  * Small linear models with standardised inputs, the form every fitted map of the English
  * scoring model takes: y = bias + Σ w_i (x_i − mean_i) / std_i, clamped to the target's range.
+ * Each input is first held inside the range it took in the fitted rows: a reading unlike any
+ * the model was fitted on (a passage of 150 words against sentences of 1 to 20) is scored as
+ * the nearest one it saw, never by extrapolating a weight (or a square) far beyond its data.
  * Fitting is ridge regression (Hoerl & Kennard 1970) by the normal equations, solved with
  * Gaussian elimination and partial pivoting; the models have at most a few dozen inputs.
  * Pure: arrays in, numbers out.
@@ -11,6 +14,9 @@ export interface LinearModel {
   names: string[];
   mean: number[];
   std: number[];
+  /** Smallest and largest value of each input in the fitted rows; inputs are held inside. */
+  lo: number[];
+  hi: number[];
   weights: number[];
   bias: number;
   /** Output range of the target (e.g. 0..10 for words and utterances; 0..1 for probabilities). */
@@ -23,7 +29,7 @@ export interface LinearModel {
 export function predict(model: LinearModel, x: readonly number[]): number {
   let y = model.bias;
   for (let i = 0; i < model.weights.length; i++) {
-    const v = Number.isFinite(x[i]) ? x[i] : model.mean[i];
+    const v = Number.isFinite(x[i]) ? Math.min(model.hi[i], Math.max(model.lo[i], x[i])) : model.mean[i];
     y += (model.weights[i] * (v - model.mean[i])) / model.std[i];
   }
   if (model.link === 'logistic') y = 1 / (1 + Math.exp(-y));
@@ -39,6 +45,14 @@ export function fitRidge(names: string[], X: readonly number[][], y: readonly nu
   for (const row of X) for (let j = 0; j < d; j++) mean[j] += finite(row[j]) / n;
   for (const row of X) for (let j = 0; j < d; j++) std[j] += (finite(row[j]) - mean[j]) ** 2 / n;
   for (let j = 0; j < d; j++) std[j] = Math.sqrt(std[j]) || 1;
+  const lo = new Array<number>(d).fill(Infinity);
+  const hi = new Array<number>(d).fill(-Infinity);
+  for (const row of X) {
+    for (let j = 0; j < d; j++) {
+      lo[j] = Math.min(lo[j], finite(row[j]));
+      hi[j] = Math.max(hi[j], finite(row[j]));
+    }
+  }
   const yMean = y.reduce((a, b) => a + b, 0) / n;
   const A = Array.from({ length: d }, () => new Array<number>(d).fill(0));
   const b = new Array<number>(d).fill(0);
@@ -51,7 +65,7 @@ export function fitRidge(names: string[], X: readonly number[][], y: readonly nu
   }
   for (let i = 0; i < d; i++) A[i][i] += lambda * n * 0.01;
   const weights = solve(A, b);
-  return { names, mean, std, weights, bias: yMean, min: range[0], max: range[1] };
+  return { names, mean, std, lo, hi, weights, bias: yMean, min: range[0], max: range[1] };
 }
 
 /**

@@ -36,7 +36,7 @@ export function loadEnglishScoringModel(file = MODEL_FILE): EnglishScoringModel 
 
 /** A model file written for another feature list would score garbage silently; refuse it. */
 function check(m: LinearModel, names: readonly string[], level: string): void {
-  if (m.names.length !== names.length || m.names.some((n, i) => n !== names[i])) {
+  if (m.names.length !== names.length || m.names.some((n, i) => n !== names[i]) || m.lo?.length !== names.length || m.hi?.length !== names.length) {
     throw new Error(`English scoring model: ${level} features differ from the code; refit with tools/train-en-so762.ts`);
   }
 }
