@@ -112,7 +112,7 @@ export function assemble(a: AssembleInput): Assessment {
     prosody: s(mean([p.stress, p.intonation, ...(p.rhythm === null ? [] : [p.rhythm])])),
   };
   const overall = zero ? 0 : weightedOverall(dims, weights);
-  const sentences = sentencesOf(a.text, units, dims);
+  const sentences = sentencesOf(a.text, units, dims, p.breaksBySentence);
   const warnings = warningsFor(units, a.quality, a.noEvidence);
   return {
     language: 'zh-CN',
@@ -135,16 +135,16 @@ export function assemble(a: AssembleInput): Assessment {
   };
 }
 
-function sentencesOf(text: ZhText, units: readonly UnitAssessment[], dims: Dimensions): SentenceAssessment[] {
+function sentencesOf(text: ZhText, units: readonly UnitAssessment[], dims: Dimensions, breaks: ReadonlyMap<number, number>): SentenceAssessment[] {
   return text.sentences.map((sen) => {
     const idx = units.flatMap((u, i) => (u.sentence === sen.index ? [i] : []));
     const mine = idx.map((i) => units[i]);
     const spans = mine.flatMap((u) => (u.span ? [u.span] : []));
     const pron = accuracyParts(mine).pron;
     const integrity = integrityOf(mine);
-    // Sentence fluency: the reading's fluency, lowered by breaks after this sentence's characters.
-    const breaks = mine.filter((u) => u.pauseAfter.type === 2 && u !== mine[mine.length - 1]).length;
-    const fluency = Math.max(0, dims.fluency - 10 * breaks);
+    // Sentence fluency: the reading's fluency, lowered by the breaks inside this sentence's
+    // clauses (pauses at punctuation and phrase breaks are none: prosody.ts).
+    const fluency = Math.max(0, dims.fluency - 10 * (breaks.get(sen.index) ?? 0));
     return {
       index: sen.index,
       text: sen.text,

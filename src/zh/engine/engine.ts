@@ -412,6 +412,8 @@ function timedSyllables(text: ZhText, al: ReadingAlignment, pcm: Int16Array): { 
       startFrame: s.startFrame,
       endFrame: s.endFrame,
       clause: t.clause,
+      sentence: t.sentence,
+      word: text.source.chars[k].word,
       gapAfter: next ? Math.max(0, next.startFrame - s.endFrame) : 0,
       energyDb: energyDb(pcm, s.startFrame, s.endFrame),
       question: lastOfSentence.get(t.sentence) === k && questions.has(t.sentence),

@@ -17,6 +17,13 @@ export const RATE_BANDS: Record<Genre, [number, number]> = {
 export const LOWER_BOUND_FACTOR: Record<GradeBand, number> = { 1: 0.6, 2: 0.8, 3: 1, 4: 1 };
 /** A silence inside a clause longer than this (frames) is a break in the phrase; poems allow more. */
 export const PAUSE_TOLERANCE: Record<Genre, number> = { prose: 30, modern_poem: 45, classical_poem: 45 };
+/**
+ * A clause without punctuation may still be read in phrases: a pause between two lexical words
+ * (not inside one), no longer than three times the tolerance, is a phrase break and no fault,
+ * once per this many read syllables of the clause (about three two-syllable words a phrase).
+ * More such pauses than that are reading word by word, and each counts as a break.
+ */
+export const PHRASE_SYLLABLES = 6;
 /** A clause boundary counts as marked when the reader pauses at least this long (frames). */
 export const BOUNDARY_PAUSE = 8;
 
@@ -24,6 +31,9 @@ export interface TimedSyllable {
   startFrame: number;
   endFrame: number;
   clause: number;
+  sentence: number;
+  /** Index of the lexical word it belongs to (the text's segmentation). */
+  word: number;
   /** Silence after it before the next read syllable, frames. */
   gapAfter: number;
   /** Mean energy of the syllable, dB. */
@@ -45,6 +55,8 @@ export interface ProsodyScores {
   emotion: number;
   rearTone: 'rise' | 'fall' | 'flat';
   prominence: number[];
+  /** Breaks inside clauses (pauses that are not phrase breaks), by sentence index. */
+  breaksBySentence: Map<number, number>;
 }
 
 export function speedOf(syl: readonly TimedSyllable[]): number {
@@ -74,6 +86,13 @@ export function rearTone(ctx: PitchContext | null, last: TimedSyllable | undefin
   return tail - head > 1.5 ? 'rise' : head - tail > 1.5 ? 'fall' : 'flat';
 }
 
+/** Phrase breaks each clause may take without fault: one per PHRASE_SYLLABLES of its read syllables. */
+function phraseBreakAllowance(syl: readonly TimedSyllable[]): Map<number, number> {
+  const counts = new Map<number, number>();
+  for (const s of syl) counts.set(s.clause, (counts.get(s.clause) ?? 0) + 1);
+  return new Map([...counts].map(([clause, n]) => [clause, Math.floor(n / PHRASE_SYLLABLES)]));
+}
+
 export function prosody(syl: readonly TimedSyllable[], ctx: PitchContext | null, genre: Genre, band: GradeBand, clauseCount: number): ProsodyScores {
   const speed = speedOf(syl);
   const [lo, hi] = RATE_BANDS[genre];
@@ -83,10 +102,19 @@ export function prosody(syl: readonly TimedSyllable[], ctx: PitchContext | null,
   let boundaries = 0;
   let marked = 0;
   const clausePauses: number[] = [];
+  const breaksBySentence = new Map<number, number>();
+  const phraseBreaks = phraseBreakAllowance(syl);
   syl.forEach((s, i) => {
     if (i === syl.length - 1) return;
     if (syl[i + 1].clause === s.clause) {
-      if (s.gapAfter > tol) breaks += s.gapAfter > 3 * tol ? 2 : 1;
+      if (s.gapAfter <= tol) return;
+      const betweenWords = syl[i + 1].word !== s.word;
+      if (betweenWords && s.gapAfter <= 3 * tol && (phraseBreaks.get(s.clause) ?? 0) > 0) {
+        phraseBreaks.set(s.clause, phraseBreaks.get(s.clause)! - 1);
+        return;
+      }
+      breaks += s.gapAfter > 3 * tol ? 2 : 1;
+      breaksBySentence.set(s.sentence, (breaksBySentence.get(s.sentence) ?? 0) + 1);
     } else {
       boundaries++;
       clausePauses.push(s.gapAfter);
@@ -124,7 +152,7 @@ export function prosody(syl: readonly TimedSyllable[], ctx: PitchContext | null,
   const emotion = ctx ? 0.5 * bandScore(rangeSt, 6, 16, 1) + 0.3 * bandScore(eStd, 3, 10, 1.2) + 0.2 * speedScore : 0.3 * stress;
   const mE = energies.reduce((a, b) => a + b, 0) / Math.max(1, energies.length);
   const prominence = energies.map((e) => Math.round(Math.max(0, Math.min(100, 50 + (10 * (e - mE)) / Math.max(1, eStd)))));
-  return { speed, speedScore, naturalness, fluency, pause, stress, intonation, rhythm, readingSkill, emotion, rearTone: rear, prominence };
+  return { speed, speedScore, naturalness, fluency, pause, stress, intonation, rhythm, readingSkill, emotion, rearTone: rear, prominence, breaksBySentence };
 }
 
 /** Mean energy of frames [start, end) of 16 kHz PCM, dB relative to full scale. */
