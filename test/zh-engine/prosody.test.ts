@@ -87,6 +87,9 @@ test('a native reading that breaks a clause between words keeps its fluency; sil
   const insideWord = await assess(withSilences(native, [8]));
   assert.ok(insideWord.dimensions.fluency < native.dimensions.fluency - 10, `silence inside 指标: ${insideWord.dimensions.fluency}`);
   assert.ok(insideWord.sentences[0].scores.fluency < insideWord.dimensions.fluency, 'the sentence shows the break too');
+  // The advice names the pause; the natural reading is praised.
+  assert.match(insideWord.suggestions.fluency, /停顿/);
+  assert.equal(native.suggestions.fluency, '朗读流畅自然。');
   const wordByWord = await assess(withSilences(native, [1, 2, 7]));
   assert.ok(wordByWord.dimensions.fluency < native.dimensions.fluency - 10, `word by word: ${wordByWord.dimensions.fluency}`);
 });

@@ -46,6 +46,8 @@ export interface ProsodyScores {
   speed: number;
   speedScore: number;
   naturalness: number;
+  /** 100 less 12 per break inside a clause per hundred syllables (phrase breaks are none). */
+  pauseFluency: number;
   fluency: number;
   pause: number;
   stress: number;
@@ -152,7 +154,7 @@ export function prosody(syl: readonly TimedSyllable[], ctx: PitchContext | null,
   const emotion = ctx ? 0.5 * bandScore(rangeSt, 6, 16, 1) + 0.3 * bandScore(eStd, 3, 10, 1.2) + 0.2 * speedScore : 0.3 * stress;
   const mE = energies.reduce((a, b) => a + b, 0) / Math.max(1, energies.length);
   const prominence = energies.map((e) => Math.round(Math.max(0, Math.min(100, 50 + (10 * (e - mE)) / Math.max(1, eStd)))));
-  return { speed, speedScore, naturalness, fluency, pause, stress, intonation, rhythm, readingSkill, emotion, rearTone: rear, prominence, breaksBySentence };
+  return { speed, speedScore, naturalness, pauseFluency, fluency, pause, stress, intonation, rhythm, readingSkill, emotion, rearTone: rear, prominence, breaksBySentence };
 }
 
 /** Mean energy of frames [start, end) of 16 kHz PCM, dB relative to full scale. */

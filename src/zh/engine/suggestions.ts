@@ -36,7 +36,10 @@ export function suggestionsFor(units: readonly UnitAssessment[], d: Dimensions, 
   if (sub.nasal !== null && sub.nasal < 70) parts.push('注意区分前鼻音和后鼻音。');
   const accuracy = parts.length ? parts.join('') : d.accuracy >= 85 ? '字音和声调准确，继续保持。' : '放慢速度，把每个字的声韵调读清楚。';
   const rate = p.speedScore >= 90 ? '' : p.speed < 150 ? '【语速】语速偏慢，可以读得更连贯一些。' : '【语速】语速偏快，注意放慢节奏。';
-  const fluency = rate || (sub.naturalness < 70 ? '句中停顿较多，试着按词语和意群连读。' : '朗读流畅自然。');
+  // Breaks inside clauses first (the pause fluency), then uneven syllables (naturalness: reading
+  // character by character), else praise.
+  const fluency =
+    rate || (p.pauseFluency < 70 ? '句中停顿较多，试着按词语和意群连读。' : sub.naturalness < 70 ? '字音长短不匀，不要一字一顿，按词语连起来读。' : '朗读流畅自然。');
   const skill = sub.pause < 70 ? '在标点处适当停顿，句中意群之间不要断开。' : sub.intonation < 70 ? '注意语调的起伏和句末的升降。' : '停连得当，语调自然。';
   const emotion = d.emotion < 60 ? '可以加强语气和声音的起伏，读出文章的感情。' : '情感表达自然，继续保持。';
   return { integrity, accuracy, fluency, skill, emotion };
