@@ -68,6 +68,8 @@ const ABSOLUTE_SILENCE_RMS = 1e-4;
 const MAX_CANDIDATES = 6;
 /** Voicing probability above which a frame's own F0 is trusted over its neighbourhood. */
 const STRONG_VOICING = 0.5;
+/** A run of at most this many frames an octave off between frames on level is repaired however strongly voiced. */
+const MAX_JUMP_FRAMES = 3;
 
 function toFloat(pcm: Int16Array | Float32Array): Float32Array {
   if (pcm instanceof Float32Array) return pcm;
@@ -321,8 +323,9 @@ function percentile(values: Float32Array, q: number): number {
  * Octave-error repair. A frame whose F0 is 10 or more semitones away from the median of the
  * voiced frames within ±0.3 s is moved to its own candidate nearest that median when it has
  * one within 12% (≈ 2 st). Failing that, a weakly voiced frame (voicing < STRONG_VOICING;
- * a strongly periodic frame is trusted over its neighbours, which may be the ones in error)
- * within 1.5 st of an exact octave (or
+ * a strongly periodic frame is trusted over its neighbours, which may be the ones in error,
+ * unless once the weak frames are repaired it is left in a run of at most MAX_JUMP_FRAMES off
+ * the level between frames on it: `isolatedJump`) within 1.5 st of an exact octave (or
  * twelfth) of the median is multiplied back by that ratio, since speech F0 does not jump an
  * octave within 10 ms: such frames are period-doubling in creaky voice (frequent at the
  * bottom of tone 3) or a missed subharmonic. A frame that can be repaired neither way is
@@ -335,6 +338,7 @@ function repairOctaves(f0: Float32Array, voicing: Float32Array, cands: Candidate
   const radius = 30;
   const buf = new Float64Array(2 * radius + 1);
   const fixed = Float32Array.from(f0);
+  const strong: { i: number; med: number; semis: number }[] = [];
   for (let i = 0; i < n; i++) {
     if (f0[i] <= 0) continue;
     let count = 0;
@@ -356,16 +360,39 @@ function repairOctaves(f0: Float32Array, voicing: Float32Array, cands: Candidate
       fixed[i] = fs / cands.lag[i * cands.perFrame + best];
       continue;
     }
-    if (voicing[i] >= STRONG_VOICING) continue;
-    fixed[i] = 0;
-    for (const ratio of [2, 3]) {
-      if (Math.abs(Math.abs(semis) - 12 * Math.log2(ratio)) <= 1.5) {
-        fixed[i] = semis > 0 ? f0[i] / ratio : f0[i] * ratio;
-        break;
-      }
+    if (voicing[i] >= STRONG_VOICING) {
+      strong.push({ i, med, semis });
+      continue;
     }
+    fixed[i] = byRatio(f0[i], semis);
   }
+  // Strongly voiced frames left off the level in runs of a few frames between repaired ones.
+  for (const { i, med, semis } of strong) if (isolatedJump(fixed, i, med)) fixed[i] = byRatio(f0[i], semis);
   f0.set(fixed);
+}
+
+/** `hz`, `semis` away from its neighbourhood, moved back by an octave or a twelfth; 0 (unvoiced) when it is neither. */
+function byRatio(hz: number, semis: number): number {
+  for (const ratio of [2, 3]) if (Math.abs(Math.abs(semis) - 12 * Math.log2(ratio)) <= 1.5) return semis > 0 ? hz / ratio : hz * ratio;
+  return 0;
+}
+
+/**
+ * Frame `i`, 10 semitones or more from the neighbourhood's median `med`, belongs to a run of at
+ * most MAX_JUMP_FRAMES such frames between frames near the median: speech F0 does not leave
+ * its level by an octave for 30 ms and come back, so such a run is an error of the tracker
+ * however periodic its frames (a strongly voiced octave jump in the middle of a vowel), and
+ * not a stretch of other speech whose own level it would be.
+ */
+function isolatedJump(f0: Float32Array, i: number, med: number): boolean {
+  const away = (k: number) => f0[k] > 0 && Math.abs(12 * Math.log2(f0[k] / med)) >= 10;
+  let from = i;
+  let to = i;
+  while (from > 0 && away(from - 1) && i - from < MAX_JUMP_FRAMES) from--;
+  while (to + 1 < f0.length && away(to + 1) && to - i < MAX_JUMP_FRAMES) to++;
+  if (to - from + 1 > MAX_JUMP_FRAMES) return false;
+  const near = (k: number) => k >= 0 && k < f0.length && f0[k] > 0 && !away(k);
+  return near(from - 1) && near(to + 1);
 }
 
 /** The k-th smallest (from 0) of values[0..count), by selection (Hoare); reorders those values. */
