@@ -71,6 +71,8 @@ test('a word of another recording spliced in between two words is an insertion (
   assert.deepEqual(diag.map((w) => w.readType), [0, 0, 0, 1, 0]);
   assert.equal(diag[3].readStatus, 'inserted');
   assertInOrder(a);
+  // The advice names the extra word, not a word left out (none was).
+  assert.equal(a.suggestions.integrity, 'Read only the words of the text; words that are not in it were heard.');
 });
 
 /** Timed units (words and extra speech, in the order the response lists them) never overlap. */

@@ -14,7 +14,11 @@ export function englishSuggestions(a: EnglishAssessment): Suggestions {
   const phones = new Set(a.words.flatMap((w) => w.phones.filter((p) => p.error === 'substitution' || p.error === 'deletion').map((p) => p.expected)));
   const list = (xs: string[]) => xs.slice(0, 5).join(', ');
   return {
-    integrity: d.integrity >= 99 ? 'Every word of the text was read.' : `Read every word; these were left out: ${list(skipped)}.`,
+    integrity: skipped.length
+      ? `Read every word; these were left out: ${list(skipped)}.`
+      : a.extraWords.some((w) => w.readStatus === 'inserted')
+        ? 'Read only the words of the text; words that are not in it were heard.'
+        : 'Every word of the text was read.',
     accuracy:
       d.accuracy >= GOOD
         ? 'Pronunciation is clear.'
