@@ -2,7 +2,7 @@
  * Small linear models with standardised inputs, the form every fitted map of the English
  * scoring model takes: y = bias + Σ w_i (x_i − mean_i) / std_i, clamped to the target's range.
  * Each input is first held inside the range it took in the fitted rows: a reading unlike any
- * the model was fitted on (a passage of 150 words against sentences of 1 to 20) is scored as
+ * the model was fitted on (a passage of 129 words against utterances of 1 to 10) is scored as
  * the nearest one it saw, never by extrapolating a weight (or a square) far beyond its data.
  * Fitting is ridge regression (Hoerl & Kennard 1970) by the normal equations, solved with
  * Gaussian elimination and partial pivoting; the models have at most a few dozen inputs.
