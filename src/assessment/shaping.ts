@@ -16,6 +16,27 @@ export const GRADE_BAND_WEIGHTS: Readonly<Record<1 | 2 | 3 | 4, Dimensions>> = {
   4: { integrity: 0.15, accuracy: 0.4, fluency: 0.2, readingSkill: 0.15, emotion: 0.1 },
 };
 
+/**
+ * Whether an assessment of `kind` judges delivery (fluency, reading skill, emotion): a single
+ * word or letter (`word`, `alpha`) does not, since pauses, phrasing and expression need
+ * connected text; it is judged on completeness and pronunciation only.
+ */
+export function judgesDelivery(kind: string): boolean {
+  return kind !== 'word' && kind !== 'alpha';
+}
+
+/**
+ * The weights an assessment of `kind` applies: the grade band's; for a single word or letter
+ * the band's integrity and accuracy weights renormalised to sum to 1, the others 0, so that a
+ * correctly read word is not marked down for the expression two syllables cannot carry.
+ */
+export function weightsFor(kind: string, gradeBand: 1 | 2 | 3 | 4): Dimensions {
+  const w = GRADE_BAND_WEIGHTS[gradeBand];
+  if (judgesDelivery(kind)) return w;
+  const judged = w.integrity + w.accuracy;
+  return { integrity: w.integrity / judged, accuracy: w.accuracy / judged, fluency: 0, readingSkill: 0, emotion: 0 };
+}
+
 /** Weighted overall of the five dimensions, 0–100. */
 export function weightedOverall(d: Dimensions, w: Dimensions): number {
   return d.integrity * w.integrity + d.accuracy * w.accuracy + d.fluency * w.fluency + d.readingSkill * w.readingSkill + d.emotion * w.emotion;

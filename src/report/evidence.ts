@@ -8,6 +8,7 @@
  * so the report judges by the same genre rules the score used.
  */
 import type { Assessment, UnitAssessment } from '../assessment/types.js';
+import { judgesDelivery } from '../assessment/shaping.js';
 import type { EvaluationConfig, Genre } from '../evaluation/config.js';
 import { analyzeRequestText } from '../zh/engine/engine.js';
 import { BOUNDARY_PAUSE, LOWER_BOUND_FACTOR, PAUSE_TOLERANCE, RATE_BANDS } from '../zh/engine/prosody.js';
@@ -82,7 +83,7 @@ export function buildEvidence(a: Assessment, config: EvaluationConfig): ReportEv
     pace,
     findings,
     noEvidence,
-    singleItem: config.coreType === 'word' || config.coreType === 'alpha',
+    singleItem: !judgesDelivery(config.coreType),
     unitCount: read.length,
     seed: fnv1a(seedText),
   };

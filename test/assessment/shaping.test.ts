@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applySlack, bandScore, GRADE_BAND_WEIGHTS, shapeScore, weightedOverall } from '../../src/assessment/shaping.js';
+import { applySlack, bandScore, GRADE_BAND_WEIGHTS, judgesDelivery, shapeScore, weightedOverall, weightsFor } from '../../src/assessment/shaping.js';
 
 test('every grade band weights the five dimensions to a sum of 1 (tolerance 1e-9), accuracy largest', () => {
   for (const band of [1, 2, 3, 4] as const) {
@@ -11,6 +11,22 @@ test('every grade band weights the five dimensions to a sum of 1 (tolerance 1e-9
   }
   assert.ok(GRADE_BAND_WEIGHTS[1].integrity > GRADE_BAND_WEIGHTS[4].integrity, 'young readers: coverage counts more');
   assert.ok(GRADE_BAND_WEIGHTS[4].readingSkill > GRADE_BAND_WEIGHTS[1].readingSkill, 'advanced readers: skill counts more');
+});
+
+test('a single word or letter is weighted on integrity and accuracy alone, in the band\'s proportion; other kinds by the band', () => {
+  for (const band of [1, 2, 3, 4] as const) {
+    const b = GRADE_BAND_WEIGHTS[band];
+    for (const kind of ['word', 'alpha']) {
+      const w = weightsFor(kind, band);
+      assert.deepEqual([w.fluency, w.readingSkill, w.emotion], [0, 0, 0]);
+      assert.ok(Math.abs(w.integrity + w.accuracy - 1) < 1e-9);
+      assert.ok(Math.abs(w.accuracy / w.integrity - b.accuracy / b.integrity) < 1e-9);
+      assert.equal(judgesDelivery(kind), false);
+    }
+    for (const kind of ['sentence', 'passage', 'pinyin', 'connected']) assert.deepEqual(weightsFor(kind, band), b);
+  }
+  // A word read in full and right scores full marks whatever its delivery scores.
+  assert.equal(weightedOverall({ integrity: 100, accuracy: 100, fluency: 20, readingSkill: 30, emotion: 10 }, weightsFor('word', 4)), 100);
 });
 
 test('weighted overall of equal dimensions is that value (tolerance 1e-9)', () => {

@@ -80,6 +80,21 @@ test('another speaker (AISHELL S0764, about 235 Hz) reading correctly: no tone f
   assert.ok(a.overall >= 90, `overall ${a.overall}`);
 });
 
+test('word kind: a word cut from a native sentence is judged on completeness and pronunciation only', async () => {
+  const sentence = await engine.assess(cfg({ referenceText: S143.text }), audio.get(S143.id)!);
+  // 指标, the third and fourth characters of 这个指标没有…, with 0.3 s of near-silence either side.
+  const [zhi, biao] = readChars(sentence).slice(2, 4);
+  const whole = audio.get(S143.id)!;
+  const quiet = Int16Array.from({ length: 4800 }, (_, i) => ((i * 7919) % 5) - 2);
+  const pcm = joinPcm([quiet, whole.pcm.slice(zhi.span!.start * 160, biao.span!.end * 160), quiet]);
+  const a = await engine.assess(cfg({ coreType: 'word', referenceText: '指标' }), { ...whole, pcm, durationSec: pcm.length / whole.sampleRate });
+  assert.deepEqual([a.weights.fluency, a.weights.readingSkill, a.weights.emotion], [0, 0, 0]);
+  const expected = (a.dimensions.integrity * a.weights.integrity + a.dimensions.accuracy * a.weights.accuracy);
+  assert.ok(Math.abs(a.overall - expected) < 1e-9, `overall ${a.overall} against ${expected}`);
+  assert.deepEqual(readChars(a).map((u) => u.readStatus), ['correct', 'correct']);
+  assert.ok(a.overall >= 85, `overall ${a.overall}`);
+});
+
 test('an altered reference flags the altered characters (mispronounced, or skipped where the other syllable hides in a neighbour)', async () => {
   // 指 zhi → fa at position 2, 那 na → xiong at position 11 (both initial and final changed).
   const ref = 'zhe4 ge4 fa3 biao1 mei2 you3 shang4 yi2 ge4 zhi3 biao1 xiong4 me5 hao3';

@@ -7,7 +7,7 @@
 import type { PhoneSegment } from '../../acoustic/types.js';
 import { alignPhonics, toArpabet } from '../lexicon/index.js';
 import type { EvaluationConfig } from '../../evaluation/config.js';
-import { GRADE_BAND_WEIGHTS, weightedOverall } from '../../assessment/shaping.js';
+import { weightedOverall, weightsFor } from '../../assessment/shaping.js';
 import { clamp100, fromExpert, EXPERT_FULL, gopAcceptability, shortWordLeniency, WORD_GOP_THRESHOLD } from './dimensions.js';
 import type { ReadingEvidence, WordEvidence } from './evidence.js';
 import type { ExtraSpeech } from './insertions.js';
@@ -73,7 +73,7 @@ export function buildAssessment(input: BuildInput): EnglishAssessment {
     emotion: prosody.emotion * credit,
   };
   if (!evidence.ok) for (const k of Object.keys(dimensions) as (keyof typeof dimensions)[]) dimensions[k] = 0;
-  const weights = GRADE_BAND_WEIGHTS[config.gradeBand];
+  const weights = weightsFor(config.coreType, config.gradeBand);
   return {
     language: config.language === 'en-GB' ? 'en-GB' : 'en-US',
     dialect: plan.dialect,

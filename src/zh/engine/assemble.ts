@@ -5,7 +5,7 @@
  */
 import type { QualityWarning } from '../../audio/quality.js';
 import { QUALITY_WARNINGS } from '../../audio/quality.js';
-import { applySlack, GRADE_BAND_WEIGHTS, weightedOverall } from '../../assessment/shaping.js';
+import { applySlack, weightedOverall, weightsFor } from '../../assessment/shaping.js';
 import type { Assessment, Dimensions, SentenceAssessment, SubIndicators, UnitAssessment } from '../../assessment/types.js';
 import type { EvaluationConfig } from '../../evaluation/config.js';
 import { isNasalFinal } from './pinyin-format.js';
@@ -96,7 +96,7 @@ export function assemble(a: AssembleInput): Assessment {
     readingSkill: zero ? 0 : s(p.readingSkill),
     emotion: zero ? 0 : s(p.emotion),
   };
-  const weights = GRADE_BAND_WEIGHTS[config.gradeBand];
+  const weights = weightsFor(config.coreType, config.gradeBand);
   const sub: SubIndicators = {
     pronunciation: s(acc.pron),
     tone: acc.tone === null ? null : s(acc.tone),
