@@ -33,27 +33,48 @@ export function nativeSet(dataDir: string): NativeReading[] {
   return out;
 }
 
+export interface NativePassage {
+  text: string;
+  audio: DecodedAudio;
+  sentences: number;
+}
+
 /**
- * One passage read by native speakers: the LJ Speech sentences, then the LibriVox ones, joined
- * (16 kHz) until the reading lasts `seconds`; its text is theirs joined by spaces.
+ * Passages read by native speakers: the LJ Speech sentences, then the LibriVox ones, joined
+ * (16 kHz) until the reading lasts each of `lengths` seconds; a passage's text is theirs joined
+ * by spaces. Each recording is decoded once for all the lengths.
  */
-export async function nativePassage(dataDir: string, seconds = 60): Promise<{ text: string; audio: DecodedAudio; sentences: number }> {
+export async function nativePassages(dataDir: string, lengths: readonly number[]): Promise<NativePassage[]> {
   const sources = nativeSet(dataDir);
   const ordered = [...sources.filter((r) => r.set === 'ljspeech'), ...sources.filter((r) => r.set === 'librivox')];
-  const used: { ref: string; pcm: Int16Array }[] = [];
+  const decoded: { ref: string; pcm: Int16Array }[] = [];
   let samples = 0;
   for (const r of ordered) {
-    if (samples >= seconds * 16000) break;
+    if (samples >= Math.max(...lengths) * 16000) break;
     const { pcm } = await decodeAudio(fs.readFileSync(r.file));
-    used.push({ ref: r.ref, pcm });
+    decoded.push({ ref: r.ref, pcm });
     samples += pcm.length;
   }
-  const pcm = concatPcm(used.map((u) => u.pcm));
-  return {
-    text: used.map((u) => u.ref).join(' '),
-    sentences: used.length,
-    audio: { pcm, sampleRate: 16000, durationSec: pcm.length / 16000, source: { format: 'wav', sampleRate: 16000, channels: 1 }, lowSampleRate: false },
-  };
+  return lengths.map((seconds) => {
+    // The first recordings whose samples before them fall short of the length.
+    let before = 0;
+    const parts = decoded.filter((u) => {
+      const take = before < seconds * 16000;
+      before += u.pcm.length;
+      return take;
+    });
+    const pcm = concatPcm(parts.map((u) => u.pcm));
+    return {
+      text: parts.map((u) => u.ref).join(' '),
+      sentences: parts.length,
+      audio: { pcm, sampleRate: 16000, durationSec: pcm.length / 16000, source: { format: 'wav', sampleRate: 16000, channels: 1 }, lowSampleRate: false },
+    };
+  });
+}
+
+/** One such passage of about `seconds` (60 s: the bench's). */
+export async function nativePassage(dataDir: string, seconds = 60): Promise<NativePassage> {
+  return (await nativePassages(dataDir, [seconds]))[0];
 }
 
 /** Seeded generator (mulberry32) so alterations are the same on every run. */

@@ -38,7 +38,7 @@ import {
   DEFAULT_CACHE, SO762_DIR, addPairs, arg, decoderArgsOption, emptyPairs, extractOne, figuresOf, labelled, readCached, readScores, spreadOrder,
   type LabelledReading,
 } from './train-en-so762.js';
-import { nativePassage, nativeSet, rng, type NativeReading } from './en-native-set.js';
+import { nativePassages, nativeSet, rng, type NativeReading } from './en-native-set.js';
 
 const DATA = path.resolve(SO762_DIR, '..');
 const subset = process.argv.includes('--subset');
@@ -154,15 +154,14 @@ async function native(): Promise<void> {
 }
 
 /**
- * The native sentences joined into passages of about `lengths` seconds (`nativePassage`, as
+ * The native sentences joined into passages of about `lengths` seconds (`nativePassages`, as
  * bench:en-engine's): a correct reading must not score lower for being longer than the fitted
  * model's utterances (speechocean762: 1 to 10 words).
  */
 async function passages(lengths: readonly number[]): Promise<{ seconds: number; words: number; overall: number; fluency: number }[]> {
   console.log('\nnative passage         seconds  words  overall  fluency');
   const out = [];
-  for (const seconds of lengths) {
-    const p = await nativePassage(DATA, seconds);
+  for (const p of await nativePassages(DATA, lengths)) {
     const r = await inspect(p.audio, p.text, 'passage');
     const row = { seconds: r3(p.audio.durationSec), words: r.en.words.length, overall: r3(r.overall), fluency: r3(r.en.dimensions.fluency) };
     console.log(`${`${p.sentences} sentences`.padEnd(22)} ${row.seconds.toFixed(1).padStart(7)}  ${String(row.words).padStart(5)}  ${row.overall.toFixed(1).padStart(7)}  ${row.fluency.toFixed(1).padStart(7)}`);

@@ -1,9 +1,8 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { presentReadAloud } from '../../src/assessment/presenter.js';
-import fs from 'node:fs';
 import path from 'node:path';
-import { concatPcm } from '../../src/audio/resample.js';
+import { nativePassage, nativeSet } from '../../tools/en-native-set.js';
 import { audio, closeEngine, config, EN_DATA, englishEngine, HARVARD1, LIBRIVOX1, LJ2, SO762 } from './setup.js';
 
 after(closeEngine);
@@ -59,18 +58,17 @@ test('passage: sentences and paragraph aggregates; words only with paragraphNeed
 
 test('passage: a native reading of 69 words is scored as its first sentence alone, not marked down for its length', async () => {
   const { engine } = await englishEngine();
-  const ids = ['LJ001-0001', 'LJ001-0002', 'LJ001-0003', 'LJ001-0004'];
-  const texts = new Map(fs.readFileSync(path.join(EN_DATA, 'ljspeech', 'metadata.csv'), 'utf8').trim().split('\n').map((l) => [l.split('|')[0], l.split('|')[2]]));
-  const parts = await Promise.all(ids.map((id) => audio('ljspeech', 'wavs', `${id}.flac`)));
-  const pcm = concatPcm(parts.map((p) => p.pcm));
-  const whole = { ...parts[0], pcm, durationSec: pcm.length / parts[0].sampleRate };
-  const first = await engine.inspect(config({ referenceText: texts.get(ids[0]) }), parts[0]);
-  const passage = await engine.inspect(config({ coreType: 'passage', referenceText: ids.map((id) => texts.get(id)).join(' ') }), whole);
-  assert.equal(passage.words.length, 69);
+  // LJ001-0001 to LJ001-0004, 26.4 s (the validity tool's passage of 25 s).
+  const passage = await nativePassage(EN_DATA, 25);
+  assert.equal(passage.sentences, 4);
+  const lj1 = nativeSet(EN_DATA).find((r) => r.set === 'ljspeech')!;
+  const first = await engine.inspect(config({ referenceText: lj1.ref }), await audio('ljspeech', 'wavs', path.basename(lj1.file)));
+  const whole = await engine.inspect(config({ coreType: 'passage', referenceText: passage.text }), passage.audio);
+  assert.equal(whole.words.length, 69);
   // The fitted maps saw utterances of 1 to 10 words; a count of pauses or words fitted there
   // marked this reading down to 80 overall and 64 for fluency.
-  assert.ok(passage.overall >= 85, `overall ${passage.overall}`);
-  assert.ok(passage.dimensions.fluency >= first.dimensions.fluency - 5, `fluency ${passage.dimensions.fluency} against ${first.dimensions.fluency} for the first sentence`);
+  assert.ok(whole.overall >= 85, `overall ${whole.overall}`);
+  assert.ok(whole.dimensions.fluency >= first.dimensions.fluency - 5, `fluency ${whole.dimensions.fluency} against ${first.dimensions.fluency} for the first sentence`);
 });
 
 test('word: a learner reading scored on one word; a different word in its place is not correct', async () => {

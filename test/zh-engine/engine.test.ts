@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { decodeAudio, type DecodedAudio } from '../../src/audio/decode.js';
+import { concatPcm } from '../../src/audio/resample.js';
 import type { AcousticBackend } from '../../src/acoustic/types.js';
 import type { Assessment } from '../../src/assessment/types.js';
 import { presentReadAloud } from '../../src/assessment/presenter.js';
@@ -85,14 +86,48 @@ test('word kind: a word cut from a native sentence is judged on completeness and
   // 指标, the third and fourth characters of 这个指标没有…, with 0.3 s of near-silence either side.
   const [zhi, biao] = readChars(sentence).slice(2, 4);
   const whole = audio.get(S143.id)!;
-  const quiet = Int16Array.from({ length: 4800 }, (_, i) => ((i * 7919) % 5) - 2);
-  const pcm = joinPcm([quiet, whole.pcm.slice(zhi.span!.start * 160, biao.span!.end * 160), quiet]);
+  const pcm = concatPcm([quiet(4800), whole.pcm.slice(zhi.span!.start * 160, biao.span!.end * 160), quiet(4800)]);
   const a = await engine.assess(cfg({ coreType: 'word', referenceText: '指标' }), { ...whole, pcm, durationSec: pcm.length / whole.sampleRate });
   assert.deepEqual([a.weights.fluency, a.weights.readingSkill, a.weights.emotion], [0, 0, 0]);
   const expected = (a.dimensions.integrity * a.weights.integrity + a.dimensions.accuracy * a.weights.accuracy);
   assert.ok(Math.abs(a.overall - expected) < 1e-9, `overall ${a.overall} against ${expected}`);
   assert.deepEqual(readChars(a).map((u) => u.readStatus), ['correct', 'correct']);
   assert.ok(a.overall >= 85, `overall ${a.overall}`);
+});
+
+// W0127 越高越安全第二个指标, read with a natural pause between 越高越安全 and 第二个指标 (words
+// 越高|越|安全|第二个|指标 in the text's segmentation); the rule itself: test/zh-engine/prosody.test.ts.
+const S127 = { id: 'BAC009S0150W0127', text: '越高越安全第二个指标' };
+
+/** `reading` with 400 ms of near-silence put in after each of characters `after` of `a` (their aligned ends). */
+function withSilences(reading: DecodedAudio, a: Assessment, after: number[]): DecodedAudio {
+  const chars = a.units.filter((u) => u.charType === 0);
+  const pieces: Int16Array[] = [];
+  let from = 0;
+  for (const at of after.map((k) => chars[k].span!.end * 160).sort((x, y) => x - y)) {
+    pieces.push(reading.pcm.subarray(from, at), quiet(6400));
+    from = at;
+  }
+  const pcm = concatPcm([...pieces, reading.pcm.subarray(from)]);
+  return { ...reading, pcm, durationSec: pcm.length / reading.sampleRate };
+}
+
+test('a native reading that breaks a clause between words keeps its fluency; silence inside a word or after every word costs it', async () => {
+  const reading = await decodeAudio(fs.readFileSync(path.join(DATA, `${S127.id}.flac`)));
+  const assess = (audio: DecodedAudio) => engine.assess(cfg({ referenceText: S127.text }), audio);
+  const native = await assess(reading);
+  // Before phrase breaks were told apart: fluency 65 and overall 81.5 for this reading.
+  assert.ok(native.dimensions.fluency >= 85, `fluency ${native.dimensions.fluency}`);
+  assert.ok(native.overall >= 90, `overall ${native.overall}`);
+  assert.equal(native.sentences[0].scores.fluency, native.dimensions.fluency);
+  const insideWord = await assess(withSilences(reading, native, [8]));
+  assert.ok(insideWord.dimensions.fluency < native.dimensions.fluency - 10, `silence inside 指标: ${insideWord.dimensions.fluency}`);
+  assert.ok(insideWord.sentences[0].scores.fluency < insideWord.dimensions.fluency, 'the sentence shows the break too');
+  // The advice names the pause; the natural reading is praised.
+  assert.match(insideWord.suggestions.fluency, /停顿/);
+  assert.equal(native.suggestions.fluency, '朗读流畅自然。');
+  const wordByWord = await assess(withSilences(reading, native, [1, 2, 7]));
+  assert.ok(wordByWord.dimensions.fluency < native.dimensions.fluency - 10, `word by word: ${wordByWord.dimensions.fluency}`);
 });
 
 test('an altered reference flags the altered characters (mispronounced, or skipped where the other syllable hides in a neighbour)', async () => {
@@ -415,7 +450,7 @@ test('a reading aligned in pieces places every character where the whole alignme
   // Three sentences joined (38 characters, over one piece), each sentence its own clause.
   const ids = ['BAC009S0150W0143', 'BAC009S0150W0150', 'BAC009S0150W0143'];
   const texts = [S143.text, S150.text, S143.text];
-  const pcm = joinPcm(ids.map((id) => audio.get(id)!.pcm));
+  const pcm = concatPcm(ids.map((id) => audio.get(id)!.pcm));
   const table = syllableTable(backend.lexicon('zh'));
   const zh = analyzeZhText(texts.join('。'));
   const labels = zh.read.map((i) => zh.tokens[i].syllable);
@@ -452,10 +487,9 @@ test('competitors are a shortlist: the reference, same initial or final, learner
   assert.ok(heard.includes('fa'));
 });
 
-function joinPcm(parts: Int16Array[]): Int16Array {
-  const out = new Int16Array(parts.reduce((n, p) => n + p.length, 0));
-  parts.reduce((at, p) => (out.set(p, at), at + p.length), 0);
-  return out;
+/** `samples` of near-silence (a low dither, as a quiet room records). */
+function quiet(samples: number): Int16Array {
+  return Int16Array.from({ length: samples }, (_, i) => ((i * 7919) % 5) - 2);
 }
 
 async function rejects40001(config: () => EvaluationConfig, message: RegExp): Promise<void> {

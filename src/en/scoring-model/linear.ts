@@ -42,17 +42,18 @@ export function fitRidge(names: string[], X: readonly number[][], y: readonly nu
   const d = names.length;
   const mean = new Array<number>(d).fill(0);
   const std = new Array<number>(d).fill(0);
-  for (const row of X) for (let j = 0; j < d; j++) mean[j] += finite(row[j]) / n;
-  for (const row of X) for (let j = 0; j < d; j++) std[j] += (finite(row[j]) - mean[j]) ** 2 / n;
-  for (let j = 0; j < d; j++) std[j] = Math.sqrt(std[j]) || 1;
   const lo = new Array<number>(d).fill(Infinity);
   const hi = new Array<number>(d).fill(-Infinity);
   for (const row of X) {
     for (let j = 0; j < d; j++) {
-      lo[j] = Math.min(lo[j], finite(row[j]));
-      hi[j] = Math.max(hi[j], finite(row[j]));
+      const v = finite(row[j]);
+      mean[j] += v / n;
+      lo[j] = Math.min(lo[j], v);
+      hi[j] = Math.max(hi[j], v);
     }
   }
+  for (const row of X) for (let j = 0; j < d; j++) std[j] += (finite(row[j]) - mean[j]) ** 2 / n;
+  for (let j = 0; j < d; j++) std[j] = Math.sqrt(std[j]) || 1;
   const yMean = y.reduce((a, b) => a + b, 0) / n;
   const A = Array.from({ length: d }, () => new Array<number>(d).fill(0));
   const b = new Array<number>(d).fill(0);
