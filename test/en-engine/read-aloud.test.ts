@@ -2,6 +2,8 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { presentReadAloud } from '../../src/assessment/presenter.js';
 import path from 'node:path';
+import { concatPcm } from '../../src/audio/resample.js';
+import { quiet } from '../helpers/recordings.js';
 import { nativePassage, nativeSet } from '../../tools/en-native-set.js';
 import { audio, closeEngine, config, EN_DATA, englishEngine, HARVARD1, LIBRIVOX1, LJ2, SO762 } from './setup.js';
 
@@ -69,6 +71,19 @@ test('passage: a native reading of 69 words is scored as its first sentence alon
   // marked this reading down to 80 overall and 64 for fluency.
   assert.ok(whole.overall >= 85, `overall ${whole.overall}`);
   assert.ok(whole.dimensions.fluency >= first.dimensions.fluency - 5, `fluency ${whole.dimensions.fluency} against ${first.dimensions.fluency} for the first sentence`);
+});
+
+test('sentence: five seconds of silence before and after a reading cost its fluency little', async () => {
+  const { engine } = await englishEngine();
+  const lj4 = nativeSet(EN_DATA).find((r) => r.file.endsWith('LJ001-0004.flac'))!;
+  const plain = await audio('ljspeech', 'wavs', 'LJ001-0004.flac');
+  const pcm = concatPcm([quiet(5 * 16000), plain.pcm, quiet(5 * 16000)]);
+  const cfg = config({ referenceText: lj4.ref });
+  const read = await engine.inspect(cfg, plain);
+  const padded = await engine.inspect(cfg, { ...plain, pcm, durationSec: pcm.length / 16000 });
+  // The utterance maps read the share of the recording not spoken; counted whole, the silence
+  // took this reading's fluency from 92.7 to 86.2.
+  assert.ok(padded.dimensions.fluency >= read.dimensions.fluency - 2, `fluency ${padded.dimensions.fluency} against ${read.dimensions.fluency}`);
 });
 
 test('word: a learner reading scored on one word; a different word in its place is not correct', async () => {

@@ -45,3 +45,8 @@ export function narrowband(a: DecodedAudio): DecodedAudio {
   const f = Float32Array.from(a.pcm, (v) => v / 32768);
   return { ...a, pcm: floatToInt16(resample(resample(f, 16000, 8000), 8000, 16000)) };
 }
+
+/** `samples` of near-silence (a low dither, as a quiet room records). */
+export function quiet(samples: number): Int16Array {
+  return Int16Array.from({ length: samples }, (_, i) => ((i * 7919) % 5) - 2);
+}

@@ -24,6 +24,7 @@ import { syllableTable } from '../../src/zh/engine/syllables.js';
 import { analyzeZhText } from '../../src/zh/engine/text.js';
 import { fewerBreaks, moves, skippedRuns, wordsCut } from '../../src/zh/engine/placement.js';
 import { REPO_ROOT, SHARED_DATA_DIR, tempDir, testConfig } from '../helpers/app.js';
+import { quiet } from '../helpers/recordings.js';
 
 const DATA = path.join(SHARED_DATA_DIR, 'zh', 'aishell-s0150');
 const MODELS = path.join(REPO_ROOT, 'models');
@@ -486,11 +487,6 @@ test('competitors are a shortlist: the reference, same initial or final, learner
   const heard = candidates(table, 'zhang', [{ phone: f, startFrame: 0, endFrame: 10, score: 0 }, { phone: a, startFrame: 10, endFrame: 20, score: 0 }], 5, 25);
   assert.ok(heard.includes('fa'));
 });
-
-/** `samples` of near-silence (a low dither, as a quiet room records). */
-function quiet(samples: number): Int16Array {
-  return Int16Array.from({ length: samples }, (_, i) => ((i * 7919) % 5) - 2);
-}
 
 async function rejects40001(config: () => EvaluationConfig, message: RegExp): Promise<void> {
   await assert.rejects(async () => engine.assess(config(), audio.get(S150.id)!), (err: unknown) => {

@@ -163,6 +163,14 @@ export const UTTERANCE_FEATURES: readonly string[] = [...UTTERANCE_BASE, ...UTTE
 
 const HEARD = PHONE_FEATURES.indexOf('loopSame');
 
+/**
+ * Silence before the first word or after the last that the utterance inputs count, seconds each
+ * side: above speechocean762's 99th percentile (train half: 0.8 s before, 1.0 s after), so its
+ * experts' judgement of a slow start stays in the fitted maps while an app's long pre-roll does
+ * not. Chosen by `cv` (1, 1.5 and 2 s alike) and the native readings with silence added.
+ */
+export const LEAD_TRAIL_SECONDS = 1.5;
+
 export function utteranceFeatures(
   ev: ReadingEvidence,
   phoneScores: readonly number[],
@@ -176,7 +184,11 @@ export function utteranceFeatures(
   const omitted = ev.words.filter((w) => w.status === 'omitted').length;
   const poly = stresses.filter((s) => s.polysyllabic);
   const speech = Math.max(0.01, (ev.speechEnd - ev.speechStart) / 100);
-  const total = Math.max(0.01, ev.frames / 100);
+  // Silence before the first word and after the last counts up to LEAD_TRAIL_SECONDS each: what
+  // lies beyond is the recording's, not the reader's (an app that starts early or stops late).
+  const lead = Math.min(LEAD_TRAIL_SECONDS, ev.speechStart / 100);
+  const trail = Math.min(LEAD_TRAIL_SECONDS, Math.max(0, ev.frames - ev.speechEnd) / 100);
+  const total = speech + lead + trail;
   // Pauses and hesitations per boundary between read words: a count would grow with the text.
   const gaps = Math.max(1, fl.boundaries.length);
   const base = [
