@@ -32,7 +32,7 @@
 import fs from 'node:fs';
 import type { AlignedSyllable } from '../src/zh/engine/align.js';
 import { analyzeZhText } from '../src/zh/engine/text.js';
-import { pitchContext, readingSpan, toneEvidence } from '../src/zh/tone/extract.js';
+import { pitchContext, readingSpan, spanContext, toneEvidence } from '../src/zh/tone/extract.js';
 import { PitchAnalysis } from '../src/dsp/pitch.js';
 import { RANGE_FLOOR_ST } from '../src/zh/tone/features.js';
 import { classifyTone, classifyTones, contextInput, isJudgedTone, MODEL_PATH, type ToneModel, type ToneStages } from '../src/zh/tone/classifier.js';
@@ -123,29 +123,67 @@ const TEST_VOICES = [
   [1, 1.35],
 ] as const;
 
+/** Frames kept either side of a word cut from a reading (0.35 s), as an app records around a word read alone. */
+const SHORT_PAD = 35;
+/** Lengths in syllables, in turn, of the short readings an utterance is cut into: words read alone. */
+const SHORT_LENGTHS = [1, 2, 3, 2];
+
+/**
+ * The utterance cut into short readings of SHORT_LENGTHS syllables, each a reading of its own
+ * (`offset`: its first syllable's place in the utterance): its frames from SHORT_PAD before its
+ * first syllable to SHORT_PAD after its last, its register taken from itself as the engine takes
+ * a word's (`spanContext`). A word read alone gives the classifier two syllables to place the
+ * reader's range from; trained on sentences only, it flagged about one tone in five of words cut
+ * from the speaker's own correct sentences.
+ */
+function shortReadings(u: Utterance): { offset: number; reading: Utterance }[] {
+  const out: { offset: number; reading: Utterance }[] = [];
+  for (let offset = 0, turn = 0; offset < u.syllables.length; offset += SHORT_LENGTHS[turn++ % SHORT_LENGTHS.length]) {
+    const length = SHORT_LENGTHS[turn % SHORT_LENGTHS.length];
+    const part = u.syllables.slice(offset, offset + length);
+    if (part.length < length || part.some((x) => x === null)) continue;
+    const from = Math.max(0, part[0]!.startFrame - SHORT_PAD);
+    const to = Math.min(u.f0.length, part[part.length - 1]!.endFrame + SHORT_PAD);
+    const shift = (f: number) => f - from;
+    const syllables = part.map((x) => ({ startFrame: shift(x!.startFrame), endFrame: shift(x!.endFrame), finalStart: shift(x!.finalStart), finalEnd: shift(x!.finalEnd), phones: x!.phones.map(([p, a, b]) => [p, shift(a), shift(b)] as [string, number, number]) }));
+    const span = readingSpan(syllables.map((x) => ({ ...x, score: 0, phones: [] })));
+    const ctx = span && spanContext(u.f0.slice(from, to), u.voicing.slice(from, to), u.levelDb.slice(from, to), span);
+    if (!ctx) continue;
+    out.push({ offset, reading: { id: u.id, syllables, tones: u.tones.slice(offset, offset + length), f0: [...ctx.f0], voicing: [...ctx.voicing], levelDb: [...ctx.levelDb], medianHz: ctx.medianHz, rangeSt: ctx.rangeSt } });
+  }
+  return out;
+}
+
+/** Which readings of each utterance `samples` takes: the utterance, its short readings, or both. */
+type Cut = 'whole' | 'short' | 'both';
+
 /**
  * Samples of the utterances in each voice. `index` numbers the utterances (the speaker's own
  * recordings and their renderings share their number, so both go to the same half); `tag` names
- * a rendering.
+ * a rendering; `cut` says whether the whole utterance, its short readings or both are read.
  */
-function samples(utts: Utterance[], voices: readonly (readonly [number, number])[] = [[1, 1]], index?: Map<string, number>, tag = ''): Sample[] {
+function samples(utts: Utterance[], voices: readonly (readonly [number, number])[] = [[1, 1]], index?: Map<string, number>, tag = '', cut: Cut = 'whole'): Sample[] {
   const text = new Map(transcripts());
   const out: Sample[] = [];
   utts.forEach((original, i) => {
     const n = index?.get(original.id) ?? i;
     const zh = analyzeZhText(text.get(original.id)!);
-    for (const [gain, tempo] of voices) {
-      const u = gain === 1 && tempo === 1 ? original : variant(original, gain, tempo);
+    const citation = zh.read.map((i) => zh.tokens[i].tone);
+    const read = (u: Utterance, offset: number, voice: string) => {
       const ctx = { f0: Float32Array.from(u.f0), voicing: Float32Array.from(u.voicing), levelDb: Float32Array.from(u.levelDb), medianHz: u.medianHz, rangeSt: u.rangeSt };
       const syl = u.syllables.map((s) => (s ? { ...s, score: 0, phones: s.phones.map(([phone, startFrame, endFrame]) => ({ phone, startFrame, endFrame, score: 0 })) } : null));
-      const ev = toneEvidence(ctx, syl, u.tones);
-      const citation = zh.read.map((i) => zh.tokens[i].tone);
-      ev.features.forEach((f, k) => {
-        if (!f || !isJudgedTone(u.tones[k], citation[k])) return;
+      toneEvidence(ctx, syl, u.tones).features.forEach((f, j) => {
+        const k = offset + j;
+        if (!f || !isJudgedTone(u.tones[j], citation[k])) return;
         const ch = zh.tokens[zh.read[k]].text;
         const alterable = citation[k] !== 3 && citation[k - 1] !== 3 && citation[k + 1] !== 3 && ch !== '一' && ch !== '不';
-        out.push({ x: [...f], y: u.tones[k] - 1, utt: n, accepted: acceptedTones(zh.tokens, zh.read, k), alterable, k, voice: `${tag}${gain}x${tempo}` });
+        out.push({ x: [...f], y: u.tones[j] - 1, utt: n, accepted: acceptedTones(zh.tokens, zh.read, k), alterable, k: j, voice });
       });
+    };
+    for (const [gain, tempo] of voices) {
+      const u = gain === 1 && tempo === 1 ? original : variant(original, gain, tempo);
+      if (cut !== 'short') read(u, 0, `${tag}${gain}x${tempo}`);
+      if (cut !== 'whole') for (const { offset, reading } of shortReadings(u)) read(reading, offset, `${tag}${gain}x${tempo} from ${offset}`);
     }
   });
   return out;
@@ -263,7 +301,8 @@ async function main(): Promise<void> {
     const r = await cached(file, async () => (await extract(limit, voice, rendering)).filter((u) => index.has(u.id)));
     rendered.push({ rendering, utts: r });
   }
-  const data = [...samples(utts, augment), ...(renderings === 'train' ? rendered.flatMap((r) => samples(r.utts, augment, index, `${r.rendering.name} `)) : [])];
+  const cut: Cut = process.argv.includes('--no-short') ? 'whole' : 'both';
+  const data = [...samples(utts, augment, undefined, '', cut), ...(renderings === 'train' ? rendered.flatMap((r) => samples(r.utts, augment, index, `${r.rendering.name} `, cut)) : [])];
   const opts = { hidden: Number(arg('--hidden') ?? 48), epochs: Number(arg('--epochs') ?? 60), folds: Number(arg('--folds') ?? 5), seed: Number(arg('--seed') ?? 1), l2: Number(arg('--l2') ?? 3e-3) };
   const test = samples(utts).filter((s) => s.utt % 2 === 1);
   const half = trainStages(data.filter((s) => s.utt % 2 === 0), opts);
@@ -274,6 +313,15 @@ async function main(): Promise<void> {
   const curve = THRESHOLDS.map((t) => ({ threshold: t, ...errorDetection(post, test, t) }));
   for (const c of curve) process.stderr.write(`threshold ${c.threshold.toFixed(2)}: recall ${(100 * c.recall).toFixed(1)}%, false alarms ${(100 * c.falseAlarms).toFixed(1)}%\n`);
   const atBudget = recallAtFalseAlarms(post, test, 0.1);
+  // Words read alone: the held-out utterances cut into short readings.
+  const shortTest = samples(utts, [[1, 1]], undefined, '', 'short').filter((s) => s.utt % 2 === 1);
+  const shortPost = posteriors(half, shortTest);
+  const shortHeldOut = accuracy(shortPost, shortTest);
+  process.stderr.write(`held-out half cut into short readings (${SHORT_LENGTHS.join(', ')} syllables): ${(100 * shortHeldOut).toFixed(1)}%\n`);
+  for (const t of THRESHOLDS) {
+    const r = errorDetection(shortPost, shortTest, t);
+    process.stderr.write(`  short, threshold ${t.toFixed(2)}: recall ${(100 * r.recall).toFixed(1)}%, false alarms ${(100 * r.falseAlarms).toFixed(1)}%\n`);
+  }
   process.stderr.write(`held-out confusion (rows: expected tone 1-4, columns: heard):\n${confusion(post, test).map((r) => r.join('\t')).join('\n')}\n`);
   const otherVoices = TEST_VOICES.map(([gain, tempo]) => {
     const voice = samples(utts, [[gain, tempo]]).filter((s) => s.utt % 2 === 1);
@@ -299,7 +347,7 @@ async function main(): Promise<void> {
     heldOutAccuracy: Math.round(heldOut * 1000) / 1000,
   };
   if (!process.argv.includes('--dry-run')) fs.writeFileSync(arg('--out') ?? MODEL_PATH, JSON.stringify(model) + '\n');
-  console.log(JSON.stringify({ syllables: data.length, heldOutAccuracy: model.heldOutAccuracy, heldOutFirstStageAlone: Math.round(alone * 1000) / 1000, heldOutAtTenPercentFalseAlarms: atBudget, trainAccuracy: accuracy(posteriors(full, data), data) }));
+  console.log(JSON.stringify({ syllables: data.length, heldOutAccuracy: model.heldOutAccuracy, heldOutFirstStageAlone: Math.round(alone * 1000) / 1000, heldOutShortReadings: Math.round(shortHeldOut * 1000) / 1000, heldOutAtTenPercentFalseAlarms: atBudget, trainAccuracy: accuracy(posteriors(full, data), data) }));
 }
 
 await main();

@@ -48,12 +48,28 @@ export function pitchContext(pitch: PitchAnalysis, span?: { startFrame: number; 
     out.set(x.subarray(0, frames - from), from);
     return out;
   };
-  const f0 = place(part.f0, 0);
-  const voicing = place(part.voicing, 0);
-  const levelDb = place(part.levelDb, UNTRACKED_DB);
+  return contextOf(place(part.f0, 0), place(part.voicing, 0), place(part.levelDb, UNTRACKED_DB));
+}
+
+/** The reader's register (median and range) from tracks in a reading's frames; null under 10 voiced frames. */
+function contextOf(f0: Float32Array, voicing: Float32Array, levelDb: Float32Array): PitchContext | null {
   const stats = speakerPitchStats(f0, voicing, 0.3);
   if (stats.voicedFrames < 10) return null;
   return { f0, voicing, levelDb, medianHz: stats.medianHz, rangeSt: Math.max(RANGE_FLOOR_ST, stats.rangeSemitones) };
+}
+
+/**
+ * The pitch context of tracks already computed over more frames than a reading's (a word cut
+ * from a sentence, for training on short readings): unvoiced and at the silence floor outside
+ * `span`, as `pitchContext` tracks a reading.
+ */
+export function spanContext(f0: ArrayLike<number>, voicing: ArrayLike<number>, levelDb: ArrayLike<number>, span: { startFrame: number; endFrame: number }): PitchContext | null {
+  const inside = (i: number) => i >= span.startFrame && i < span.endFrame;
+  return contextOf(
+    Float32Array.from(f0, (v, i) => (inside(i) ? v : 0)),
+    Float32Array.from(voicing, (v, i) => (inside(i) ? v : 0)),
+    Float32Array.from(levelDb, (v, i) => (inside(i) ? v : UNTRACKED_DB)),
+  );
 }
 
 /**
