@@ -6,7 +6,7 @@
  *
  *   npx tsx tools/train-tone-zh.ts [--limit N] [--cache FILE] [--dry-run] [--no-augment]
  *     [--renderings train|test|none] [--hidden H] [--epochs E] [--folds F] [--l2 L] [--seed S]
- *     [--out FILE] [--held-out-model FILE] [--voice]
+ *     [--out FILE] [--held-out-model FILE] [--voice] [--cut whole|short|both]
  *
  * `--cache` keeps the alignments, pitch and level tracks (in a temporary file, never in the
  * repository; the renderings' in FILE.higher and FILE.lower beside it) so feature or classifier
@@ -23,6 +23,10 @@
  * `--renderings` (default train): the recordings are also rendered as a higher and a lower
  * voice with sox (RENDERINGS), aligned and pitch-tracked anew, and trained on (`test`: only
  * measured on, their held-out half; `none`: neither). sox must be on the PATH.
+ *
+ * `--cut` (default both): train on the utterances, on the short readings they are cut into
+ * (`shortReadings`: words of 1 to 3 syllables read alone, each with its own pitch register), or
+ * on both; the held-out half is measured on both kinds either way.
  *
  * Two stages (classifier.ts `context`): the first ensemble classifies each syllable alone; the
  * second reads its features with the first stage's posteriors of the syllable and of its judged
@@ -301,7 +305,8 @@ async function main(): Promise<void> {
     const r = await cached(file, async () => (await extract(limit, voice, rendering)).filter((u) => index.has(u.id)));
     rendered.push({ rendering, utts: r });
   }
-  const cut: Cut = process.argv.includes('--no-short') ? 'whole' : 'both';
+  const cut = (arg('--cut') ?? 'both') as Cut;
+  if (!['whole', 'short', 'both'].includes(cut)) throw new Error('--cut takes whole (the utterances), short (their short readings) or both');
   const data = [...samples(utts, augment, undefined, '', cut), ...(renderings === 'train' ? rendered.flatMap((r) => samples(r.utts, augment, index, `${r.rendering.name} `, cut)) : [])];
   const opts = { hidden: Number(arg('--hidden') ?? 48), epochs: Number(arg('--epochs') ?? 60), folds: Number(arg('--folds') ?? 5), seed: Number(arg('--seed') ?? 1), l2: Number(arg('--l2') ?? 3e-3) };
   const test = samples(utts).filter((s) => s.utt % 2 === 1);
@@ -342,8 +347,8 @@ async function main(): Promise<void> {
   const full = trainStages(data, opts);
   const model: ToneModel = {
     ...full,
-    version: 'tone-zh-8',
-    trainedOn: `AISHELL S0150, ${samples(utts).length} syllables${renderings === 'train' ? ', also rendered as a higher and a lower voice' : ''} (with range and tempo variants ${data.length}) (tones 1-4, sandhi applied), labels from pinyin-pro through the text layer; two stages`,
+    version: 'tone-zh-9',
+    trainedOn: `AISHELL S0150, ${samples(utts).length} syllables${renderings === 'train' ? ', also rendered as a higher and a lower voice' : ''} (with range and tempo variants${cut === 'whole' ? '' : cut === 'short' ? ', cut into short readings' : ' and their short readings'} ${data.length}) (tones 1-4, sandhi applied), labels from pinyin-pro through the text layer; two stages`,
     heldOutAccuracy: Math.round(heldOut * 1000) / 1000,
   };
   if (!process.argv.includes('--dry-run')) fs.writeFileSync(arg('--out') ?? MODEL_PATH, JSON.stringify(model) + '\n');

@@ -96,6 +96,24 @@ test('word kind: a word cut from a native sentence is judged on completeness and
   assert.ok(a.overall >= 85, `overall ${a.overall}`);
 });
 
+test('word kind: two-character words cut from another speaker\'s correct sentence keep their tones', async () => {
+  // AISHELL S0764 (not trained on) reading 甚至出现交易几乎停滞的情况, cut into words of two
+  // characters with 0.3 s of near-silence either side. A tone model trained on sentences alone
+  // flagged 至 and 情: a word gives it two syllables to place the reader's range from.
+  const text = '甚至出现交易几乎停滞的情况';
+  const reading = await decodeAudio(fs.readFileSync(path.join(SHARED_DATA_DIR, 'zh', 'fireredasr', 'BAC009S0764W0121.wav')));
+  const chars = readChars(await engine.assess(cfg({ referenceText: text }), reading));
+  const flagged: string[] = [];
+  for (let k = 0; k + 1 < chars.length; k += 2) {
+    const [a, b] = [chars[k], chars[k + 1]];
+    if (!a.span || !b.span) continue;
+    const pcm = concatPcm([quiet(4800), reading.pcm.slice(a.span.start * 160, b.span.end * 160), quiet(4800)]);
+    const word = await engine.assess(cfg({ coreType: 'word', referenceText: a.text + b.text }), { ...reading, pcm, durationSec: pcm.length / reading.sampleRate });
+    flagged.push(...readChars(word).filter((u) => u.tone?.error).map((u) => u.text));
+  }
+  assert.ok(flagged.length <= 1, `tones flagged: ${flagged.join('')}`);
+});
+
 // W0127 越高越安全第二个指标, read with a natural pause between 越高越安全 and 第二个指标 (words
 // 越高|越|安全|第二个|指标 in the text's segmentation); the rule itself: test/zh-engine/prosody.test.ts.
 const S127 = { id: 'BAC009S0150W0127', text: '越高越安全第二个指标' };
