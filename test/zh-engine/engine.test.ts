@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { decodeAudio, type DecodedAudio } from '../../src/audio/decode.js';
 import { concatPcm } from '../../src/audio/resample.js';
 import type { AcousticBackend } from '../../src/acoustic/types.js';
-import type { Assessment } from '../../src/assessment/types.js';
+import type { Assessment, UnitAssessment } from '../../src/assessment/types.js';
 import { presentReadAloud } from '../../src/assessment/presenter.js';
 import { parseEvaluationConfig, type EvaluationConfig } from '../../src/evaluation/config.js';
 import { ApiError } from '../../src/errors.js';
@@ -31,6 +31,8 @@ const MODELS = path.join(REPO_ROOT, 'models');
 // W0143 这个指标没有上一个指标那么好 (13 characters), W0150 零零后会成为购房主力 (10).
 const S143 = { id: 'BAC009S0150W0143', text: '这个指标没有上一个指标那么好' };
 const S150 = { id: 'BAC009S0150W0150', text: '零零后会成为购房主力' };
+// Another AISHELL speaker (S0764, about 235 Hz, no model trained on it), from the fireredasr folder.
+const S764 = { id: 'BAC009S0764W0121', text: '甚至出现交易几乎停滞的情况' };
 
 let backend: AcousticBackend;
 let engine: MandarinEngine;
@@ -41,6 +43,7 @@ before(async () => {
   backend = createInThreadBackend(testConfig(), { langs: ['zh'] });
   engine = await createMandarinEngine({ backend, modelsDir: MODELS });
   for (const s of [S143, S150]) audio.set(s.id, await decodeAudio(fs.readFileSync(path.join(DATA, `${s.id}.flac`))));
+  audio.set(S764.id, await decodeAudio(fs.readFileSync(path.join(SHARED_DATA_DIR, 'zh', 'fireredasr', `${S764.id}.wav`))));
   dir = tempDir('kouyu-zh-engine-');
 });
 after(async () => {
@@ -50,6 +53,12 @@ after(async () => {
 
 function cfg(over: Record<string, unknown>): EvaluationConfig {
   return parseEvaluationConfig({ coreType: 'sentence', language: 'zh-CN', ...over });
+}
+
+/** The speech of characters `first` to `last` of `reading` with 0.3 s of near-silence either side, as a word read alone. */
+function wordCut(reading: DecodedAudio, first: UnitAssessment, last: UnitAssessment): DecodedAudio {
+  const pcm = concatPcm([quiet(4800), reading.pcm.slice(first.span!.start * 160, last.span!.end * 160), quiet(4800)]);
+  return { ...reading, pcm, durationSec: pcm.length / reading.sampleRate };
 }
 
 function readChars(a: Assessment) {
@@ -73,8 +82,7 @@ test('a native correct reading scores high with nearly every character correct',
 });
 
 test('another speaker (AISHELL S0764, about 235 Hz) reading correctly: no tone flagged, the characters read', async () => {
-  const reading = await decodeAudio(fs.readFileSync(path.join(SHARED_DATA_DIR, 'zh', 'fireredasr', 'BAC009S0764W0121.wav')));
-  const a = await engine.assess(cfg({ referenceText: '甚至出现交易几乎停滞的情况' }), reading);
+  const a = await engine.assess(cfg({ referenceText: S764.text }), audio.get(S764.id)!);
   const chars = readChars(a);
   // An octave jump of the pitch tracker inside 至 made 甚, 至 and 出 wrong tones (test/dsp/pitch-octaves.test.ts).
   assert.deepEqual(chars.filter((u) => u.tone?.error).map((u) => u.text), []);
@@ -86,9 +94,7 @@ test('word kind: a word cut from a native sentence is judged on completeness and
   const sentence = await engine.assess(cfg({ referenceText: S143.text }), audio.get(S143.id)!);
   // 指标, the third and fourth characters of 这个指标没有…, with 0.3 s of near-silence either side.
   const [zhi, biao] = readChars(sentence).slice(2, 4);
-  const whole = audio.get(S143.id)!;
-  const pcm = concatPcm([quiet(4800), whole.pcm.slice(zhi.span!.start * 160, biao.span!.end * 160), quiet(4800)]);
-  const a = await engine.assess(cfg({ coreType: 'word', referenceText: '指标' }), { ...whole, pcm, durationSec: pcm.length / whole.sampleRate });
+  const a = await engine.assess(cfg({ coreType: 'word', referenceText: '指标' }), wordCut(audio.get(S143.id)!, zhi, biao));
   assert.deepEqual([a.weights.fluency, a.weights.readingSkill, a.weights.emotion], [0, 0, 0]);
   const expected = (a.dimensions.integrity * a.weights.integrity + a.dimensions.accuracy * a.weights.accuracy);
   assert.ok(Math.abs(a.overall - expected) < 1e-9, `overall ${a.overall} against ${expected}`);
@@ -100,15 +106,13 @@ test('word kind: two-character words cut from another speaker\'s correct sentenc
   // AISHELL S0764 (not trained on) reading 甚至出现交易几乎停滞的情况, cut into words of two
   // characters with 0.3 s of near-silence either side. A tone model trained on sentences alone
   // flagged 至 and 情: a word gives it two syllables to place the reader's range from.
-  const text = '甚至出现交易几乎停滞的情况';
-  const reading = await decodeAudio(fs.readFileSync(path.join(SHARED_DATA_DIR, 'zh', 'fireredasr', 'BAC009S0764W0121.wav')));
-  const chars = readChars(await engine.assess(cfg({ referenceText: text }), reading));
+  const reading = audio.get(S764.id)!;
+  const chars = readChars(await engine.assess(cfg({ referenceText: S764.text }), reading));
   const flagged: string[] = [];
   for (let k = 0; k + 1 < chars.length; k += 2) {
     const [a, b] = [chars[k], chars[k + 1]];
     if (!a.span || !b.span) continue;
-    const pcm = concatPcm([quiet(4800), reading.pcm.slice(a.span.start * 160, b.span.end * 160), quiet(4800)]);
-    const word = await engine.assess(cfg({ coreType: 'word', referenceText: a.text + b.text }), { ...reading, pcm, durationSec: pcm.length / reading.sampleRate });
+    const word = await engine.assess(cfg({ coreType: 'word', referenceText: a.text + b.text }), wordCut(reading, a, b));
     flagged.push(...readChars(word).filter((u) => u.tone?.error).map((u) => u.text));
   }
   assert.ok(flagged.length <= 1, `tones flagged: ${flagged.join('')}`);

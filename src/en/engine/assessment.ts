@@ -6,7 +6,7 @@
  * `extraScores.stress` (shaped into `scores.stress`), and per-phone `extra` (`error_type`,
  * `inserted`).
  */
-import { applySlack, bandScore, extraUnit, shapeScore, weightedOverall, weightsFor } from '../../assessment/shaping.js';
+import { applySlack, bandScore, extraUnit, shapeScore, weightedOverall } from '../../assessment/shaping.js';
 import type { Assessment, Dimensions, PhoneAssessment as CorePhone, UnitAssessment } from '../../assessment/types.js';
 import type { EvaluationConfig } from '../../evaluation/config.js';
 import { englishSuggestions } from './suggestions.js';
@@ -28,7 +28,8 @@ export function toAssessment(en: EnglishAssessment, config: EvaluationConfig): A
     readingSkill: zero ? 0 : s(en.dimensions.readingSkill),
     emotion: zero ? 0 : s(en.dimensions.emotion),
   };
-  const weights = weightsFor(config.coreType, config.gradeBand);
+  // The weights the engine scored the reading with (build.ts, `weightsFor`).
+  const weights = en.weights;
   // Extra words (insertions, repetitions) follow the reference word they came after.
   const ordered: WordAssessment[] = en.extraWords.filter((x) => x.index < 0);
   const unitOfWord: number[] = [];
