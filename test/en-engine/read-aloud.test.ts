@@ -86,6 +86,28 @@ test('sentence: five seconds of silence before and after a reading cost its flue
   assert.ok(padded.dimensions.fluency >= read.dimensions.fluency - 2, `fluency ${padded.dimensions.fluency} against ${read.dimensions.fluency}`);
 });
 
+test('passage: a break at a full stop is not a pause of the reader\'s fluency; a pause inside a phrase still is', async () => {
+  const { engine } = await englishEngine();
+  const first = await audio(...LJ2.file);
+  const second = await audio('ljspeech', 'wavs', 'LJ001-0008.flac');
+  const cfg = config({ coreType: 'passage', referenceText: `${LJ2.text} has never been surpassed.` });
+  const read = (pieces: Int16Array[]) => {
+    const pcm = concatPcm(pieces);
+    return engine.inspect(cfg, { ...first, pcm, durationSec: pcm.length / 16000 });
+  };
+  const runOn = await read([first.pcm, second.pcm]);
+  const broken = await read([first.pcm, quiet(0.8 * 16000), second.pcm]);
+  // speechocean762's texts, on which the fluency maps are fitted, have no punctuation: counted
+  // as a pause, this 0.9 s break at the full stop took fluency from 92.2 to 83.9.
+  assert.equal(broken.fluencyMeasures.pauseCount, 0);
+  assert.ok(broken.dimensions.fluency >= runOn.dimensions.fluency - 2, `fluency ${broken.dimensions.fluency} against ${runOn.dimensions.fluency}`);
+  // The same silence between "comparatively" and "modern" is a pause.
+  const at = runOn.words[2].endFrame * 160;
+  const halting = await read([first.pcm.subarray(0, at), quiet(0.8 * 16000), first.pcm.subarray(at), second.pcm]);
+  assert.equal(halting.fluencyMeasures.pauseCount, 1);
+  assert.ok(halting.dimensions.fluency < broken.dimensions.fluency - 2, `fluency ${halting.dimensions.fluency} against ${broken.dimensions.fluency}`);
+});
+
 test('word: a learner reading scored on one word; a different word in its place is not correct', async () => {
   const { engine } = await englishEngine();
   const pcm = await audio(...SO762.file);

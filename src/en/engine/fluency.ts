@@ -54,10 +54,15 @@ export interface FluencyMeasures {
   speechSeconds: number;
   wordsPerMinute: number;
   phonesPerSecond: number;
+  /**
+   * Pauses between read words where the text has no punctuation. A break at punctuation is
+   * phrasing (`boundaries`), not a fault of fluency: the fluency maps are fitted on
+   * speechocean762, whose texts have none, so its experts judged only pauses of this kind.
+   */
   pauseCount: number;
-  /** Total silence between words, seconds. */
+  /** Total silence of those pauses, seconds. */
   pauseSeconds: number;
-  /** Pauses inside clauses longer than HESITATION_MS. */
+  /** Pauses inside phrases (no punctuation, no phrase boundary) longer than HESITATION_MS. */
   hesitations: number;
   meanPauseMs: number;
   /** Words said twice (set once extra speech has been looked for; 0 before). */
@@ -85,7 +90,8 @@ export function measureFluency(ev: ReadingEvidence): FluencyMeasures {
     const punct = w.entry.word.punctuationAfter;
     const sentenceEnd = read[k + 1].entry.word.sentenceIndex !== w.entry.word.sentenceIndex;
     const expectBreak = punct !== '' || sentenceEnd;
-    if (pauseMs >= PAUSE_MS) {
+    // A break at punctuation is phrasing, judged below, not a pause of the reader's fluency.
+    if (pauseMs >= PAUSE_MS && !expectBreak) {
       pauseCount++;
       pauseFrames += pauseMs / 10;
     }
