@@ -106,6 +106,19 @@ test('passage: a break at a full stop is not a pause of the reader\'s fluency; a
   const halting = await read([first.pcm.subarray(0, at), quiet(0.8 * 16000), first.pcm.subarray(at), second.pcm]);
   assert.equal(halting.fluencyMeasures.pauseCount, 1);
   assert.ok(halting.dimensions.fluency < broken.dimensions.fluency - 2, `fluency ${halting.dimensions.fluency} against ${broken.dimensions.fluency}`);
+  assert.ok(halting.sentences[0].fluency < 100, `sentence fluency ${halting.sentences[0].fluency}`);
+});
+
+test('sentence: a break at a comma costs neither the reading\'s fluency nor its sentence\'s', async () => {
+  const { engine } = await englishEngine();
+  const first = await audio(...LJ2.file);
+  const second = await audio('ljspeech', 'wavs', 'LJ001-0008.flac');
+  const pcm = concatPcm([first.pcm, quiet(0.8 * 16000), second.pcm]);
+  const cfg = config({ referenceText: 'in being comparatively modern, has never been surpassed.' });
+  const broken = await engine.inspect(cfg, { ...first, pcm, durationSec: pcm.length / 16000 });
+  assert.equal(broken.fluencyMeasures.pauseCount, 0);
+  // The sentence's own fluency took 15 points for a pause of 500 ms or more after any word.
+  assert.equal(broken.sentences[0].fluency, 100);
 });
 
 test('word: a learner reading scored on one word; a different word in its place is not correct', async () => {

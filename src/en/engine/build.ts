@@ -193,7 +193,8 @@ function buildSentences(plan: ReadingPlan, words: WordAssessment[], extraWords: 
     const mean = (f: (w: WordAssessment) => number) => (ws.length ? ws.reduce((a, w) => a + f(w), 0) / ws.length : 0);
     const integrity = ws.length ? (read.length / (ws.length + INSERTION_WEIGHT * inserted)) * 100 : 0;
     const accuracy = mean((w) => w.accuracy);
-    const gaps = read.slice(0, -1).filter((w) => w.pauseAfterMs >= 500).length;
+    // Long pauses where the text has no punctuation: a break at a comma is phrasing (fluency.ts).
+    const gaps = read.slice(0, -1).filter((w) => w.pauseAfterMs >= 500 && plan.entries[w.index].word.punctuationAfter === '').length;
     const fluency = ok && read.length ? clamp100(100 - 15 * (gaps + repeated) - (100 - integrity) * 0.5) : 0;
     return {
       index: s.index,
