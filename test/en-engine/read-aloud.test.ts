@@ -2,10 +2,11 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { presentReadAloud } from '../../src/assessment/presenter.js';
 import path from 'node:path';
+import type { DecodedAudio } from '../../src/audio/decode.js';
 import { concatPcm } from '../../src/audio/resample.js';
 import { quiet } from '../helpers/recordings.js';
 import { nativePassage, nativeSet } from '../../tools/en-native-set.js';
-import { audio, closeEngine, config, EN_DATA, englishEngine, HARVARD1, LIBRIVOX1, LJ2, SO762 } from './setup.js';
+import { audio, closeEngine, config, EN_DATA, englishEngine, HARVARD1, LIBRIVOX1, LJ2, LJ8, SO762 } from './setup.js';
 
 after(closeEngine);
 
@@ -86,24 +87,25 @@ test('sentence: five seconds of silence before and after a reading cost its flue
   assert.ok(padded.dimensions.fluency >= read.dimensions.fluency - 2, `fluency ${padded.dimensions.fluency} against ${read.dimensions.fluency}`);
 });
 
+/** LJ001-0002 and LJ001-0008 read one after the other, `pieces` of the first recording then the second, as one recording. */
+async function ljTwo(pieces: (first: Int16Array) => Int16Array[]): Promise<DecodedAudio> {
+  const first = await audio(...LJ2.file);
+  const pcm = concatPcm([...pieces(first.pcm), (await audio(...LJ8.file)).pcm]);
+  return { ...first, pcm, durationSec: pcm.length / 16000 };
+}
+
 test('passage: a break at a full stop is not a pause of the reader\'s fluency; a pause inside a phrase still is', async () => {
   const { engine } = await englishEngine();
-  const first = await audio(...LJ2.file);
-  const second = await audio('ljspeech', 'wavs', 'LJ001-0008.flac');
-  const cfg = config({ coreType: 'passage', referenceText: `${LJ2.text} has never been surpassed.` });
-  const read = (pieces: Int16Array[]) => {
-    const pcm = concatPcm(pieces);
-    return engine.inspect(cfg, { ...first, pcm, durationSec: pcm.length / 16000 });
-  };
-  const runOn = await read([first.pcm, second.pcm]);
-  const broken = await read([first.pcm, quiet(0.8 * 16000), second.pcm]);
+  const cfg = config({ coreType: 'passage', referenceText: `${LJ2.text} ${LJ8.text}` });
+  const runOn = await engine.inspect(cfg, await ljTwo((first) => [first]));
+  const broken = await engine.inspect(cfg, await ljTwo((first) => [first, quiet(0.8 * 16000)]));
   // speechocean762's texts, on which the fluency maps are fitted, have no punctuation: counted
   // as a pause, this 0.9 s break at the full stop took fluency from 92.2 to 83.9.
   assert.equal(broken.fluencyMeasures.pauseCount, 0);
   assert.ok(broken.dimensions.fluency >= runOn.dimensions.fluency - 2, `fluency ${broken.dimensions.fluency} against ${runOn.dimensions.fluency}`);
   // The same silence between "comparatively" and "modern" is a pause.
   const at = runOn.words[2].endFrame * 160;
-  const halting = await read([first.pcm.subarray(0, at), quiet(0.8 * 16000), first.pcm.subarray(at), second.pcm]);
+  const halting = await engine.inspect(cfg, await ljTwo((first) => [first.subarray(0, at), quiet(0.8 * 16000), first.subarray(at)]));
   assert.equal(halting.fluencyMeasures.pauseCount, 1);
   assert.ok(halting.dimensions.fluency < broken.dimensions.fluency - 2, `fluency ${halting.dimensions.fluency} against ${broken.dimensions.fluency}`);
   assert.ok(halting.sentences[0].fluency < 100, `sentence fluency ${halting.sentences[0].fluency}`);
@@ -111,11 +113,8 @@ test('passage: a break at a full stop is not a pause of the reader\'s fluency; a
 
 test('sentence: a break at a comma costs neither the reading\'s fluency nor its sentence\'s', async () => {
   const { engine } = await englishEngine();
-  const first = await audio(...LJ2.file);
-  const second = await audio('ljspeech', 'wavs', 'LJ001-0008.flac');
-  const pcm = concatPcm([first.pcm, quiet(0.8 * 16000), second.pcm]);
   const cfg = config({ referenceText: 'in being comparatively modern, has never been surpassed.' });
-  const broken = await engine.inspect(cfg, { ...first, pcm, durationSec: pcm.length / 16000 });
+  const broken = await engine.inspect(cfg, await ljTwo((first) => [first, quiet(0.8 * 16000)]));
   assert.equal(broken.fluencyMeasures.pauseCount, 0);
   // The sentence's own fluency took 15 points for a pause of 500 ms or more after any word.
   assert.equal(broken.sentences[0].fluency, 100);

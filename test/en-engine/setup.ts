@@ -43,6 +43,7 @@ export const LJ1 = {
   text: 'Printing, in the only sense with which we are at present concerned, differs from most if not from all the arts and crafts represented in the Exhibition',
 };
 export const LJ2 = { file: ['ljspeech', 'wavs', 'LJ001-0002.flac'], text: 'in being comparatively modern.' };
+export const LJ8 = { file: ['ljspeech', 'wavs', 'LJ001-0008.flac'], text: 'has never been surpassed.' };
 export const HARVARD1 = { file: ['harvard', 'resources', 'export_1.flac'], text: 'The birch canoe slid on the smooth planks.' };
 export const LIBRIVOX1 = {
   file: ['librivox', 'sense_and_sensibility_01_austen_64kb-0870.flac'],

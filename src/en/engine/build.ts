@@ -11,6 +11,7 @@ import { weightedOverall, weightsFor } from '../../assessment/shaping.js';
 import { clamp100, fromExpert, EXPERT_FULL, gopAcceptability, shortWordLeniency, WORD_GOP_THRESHOLD } from './dimensions.js';
 import type { ReadingEvidence, WordEvidence } from './evidence.js';
 import type { ExtraSpeech } from './insertions.js';
+import { breakExpected } from './fluency.js';
 import { judgePhones } from './phones.js';
 import type { ReadingPlan } from './plan.js';
 import type { ScoredReading, WordScores } from './score.js';
@@ -193,8 +194,8 @@ function buildSentences(plan: ReadingPlan, words: WordAssessment[], extraWords: 
     const mean = (f: (w: WordAssessment) => number) => (ws.length ? ws.reduce((a, w) => a + f(w), 0) / ws.length : 0);
     const integrity = ws.length ? (read.length / (ws.length + INSERTION_WEIGHT * inserted)) * 100 : 0;
     const accuracy = mean((w) => w.accuracy);
-    // Long pauses where the text has no punctuation: a break at a comma is phrasing (fluency.ts).
-    const gaps = read.slice(0, -1).filter((w) => w.pauseAfterMs >= 500 && plan.entries[w.index].word.punctuationAfter === '').length;
+    // Long pauses where the text asks for no break (a comma's is phrasing: fluency.ts).
+    const gaps = read.slice(0, -1).filter((w, k) => w.pauseAfterMs >= 500 && !breakExpected(plan.entries[w.index].word, plan.entries[read[k + 1].index].word)).length;
     const fluency = ok && read.length ? clamp100(100 - 15 * (gaps + repeated) - (100 - integrity) * 0.5) : 0;
     return {
       index: s.index,

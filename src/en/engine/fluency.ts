@@ -12,6 +12,7 @@
  * break may fall where a content word is followed by a function word (preposition, conjunction,
  * auxiliary, pronoun, article), which opens the next phrase.
  */
+import type { EnglishWord } from '../text/types.js';
 import type { ReadingEvidence } from './evidence.js';
 
 /** Shortest silence counted as a pause, ms. */
@@ -70,6 +71,15 @@ export interface FluencyMeasures {
   boundaries: BoundaryPhrasing[];
 }
 
+/**
+ * Whether the text asks for a break between two read words: punctuation after the first, or a
+ * sentence ending between them. Such a break is phrasing, not a pause of the reader's fluency
+ * (the sentence fluency of build.ts reads the same rule).
+ */
+export function breakExpected(word: EnglishWord, next: EnglishWord): boolean {
+  return word.punctuationAfter !== '' || next.sentenceIndex !== word.sentenceIndex;
+}
+
 export function measureFluency(ev: ReadingEvidence): FluencyMeasures {
   const read = ev.words.filter((w) => w.status === 'read');
   const speechSeconds = Math.max(0.01, (ev.speechEnd - ev.speechStart) / 100);
@@ -87,9 +97,8 @@ export function measureFluency(ev: ReadingEvidence): FluencyMeasures {
     const w = read[k];
     // Extra speech placed between the two words is not a pause.
     const pauseMs = Math.max(0, read[k + 1].startFrame - w.endFrame - (w.extraAfter ?? 0)) * 10;
-    const punct = w.entry.word.punctuationAfter;
     const sentenceEnd = read[k + 1].entry.word.sentenceIndex !== w.entry.word.sentenceIndex;
-    const expectBreak = punct !== '' || sentenceEnd;
+    const expectBreak = breakExpected(w.entry.word, read[k + 1].entry.word);
     // A break at punctuation is phrasing, judged below, not a pause of the reader's fluency.
     if (pauseMs >= PAUSE_MS && !expectBreak) {
       pauseCount++;
