@@ -5,6 +5,8 @@ import { fitLogistic, fitRidge, pearson, predict, spearman } from '../../src/en/
 import { loadEnglishScoringModel } from '../../src/en/scoring-model/model.js';
 import { PHONE_FEATURES, UTTERANCE_FEATURES, WORD_FEATURES, phoneFeatures } from '../../src/en/scoring-model/features.js';
 import { gopAcceptability, shortWordLeniency, WORD_GOP_THRESHOLD } from '../../src/en/engine/dimensions.js';
+import type { ReadingEvidence, WordEvidence } from '../../src/en/engine/evidence.js';
+import { bySentence, sentencePieces } from '../../src/en/engine/score.js';
 
 const seg = (phone: string, startFrame: number, endFrame: number) => ({ phone, startFrame, endFrame });
 
@@ -87,6 +89,29 @@ test('phone features: what the loop heard over the span, hand-computed shares (t
   const gone = phoneFeatures({ ...t, startFrame: -1, endFrame: -1, gop: -12 }, {}, ctx);
   assert.equal(gone[PHONE_FEATURES.indexOf('loopSame')], 0);
   assert.equal(gone[PHONE_FEATURES.indexOf('loopSilence')], 1);
+});
+
+test('a passage in sentences: each its own span and half of each break around it; a skipped one left out of fluency', () => {
+  const word = (sentenceIndex: number, startFrame: number, endFrame: number, status: 'read' | 'omitted' = 'read') =>
+    ({ status, startFrame, endFrame, entry: { word: { sentenceIndex } }, phones: [] }) as unknown as WordEvidence;
+  const words = [word(0, 50, 100), word(0, 100, 200), word(1, -1, -1, 'omitted'), word(2, 300, 400)];
+  const ev: ReadingEvidence = { ok: true, failure: null, frames: 1000, words, speechStart: 50, speechEnd: 400 };
+  const pieces = sentencePieces(ev);
+  assert.deepEqual(pieces.map((p) => [p.from, p.evidence.words.length, p.read]), [[0, 2, true], [2, 1, false], [3, 1, true]]);
+  assert.deepEqual([pieces[0].evidence.speechStart, pieces[0].evidence.speechEnd], [50, 200]);
+  // The recording's 50 frames before the first sentence, half of the 100-frame break across the
+  // skipped sentence on either side, the recording's 600 frames after the last.
+  assert.deepEqual(pieces[0].around, { before: 50, after: 50 });
+  assert.deepEqual(pieces[2].around, { before: 50, after: 600 });
+  // A reading of one sentence is itself.
+  const one = sentencePieces({ ...ev, words: words.slice(0, 2), speechEnd: 200 });
+  assert.equal(one.length, 1);
+  assert.deepEqual(one[0].around, { before: 50, after: 800 });
+  const all = (v: number) => ({ accuracy: v, completeness: v, fluency: v, prosodic: v, total: v });
+  const u = bySentence([{ words: 2, read: true, scores: all(9) }, { words: 1, read: false, scores: all(5) }, { words: 1, read: true, scores: all(6) }]);
+  // Weighted by words: fluency over the read sentences, (2·9 + 6) / 3; the total over all, (2·9 + 0 + 6) / 4.
+  assert.equal(u.fluency, 8);
+  assert.equal(u.total, 6);
 });
 
 test('GOP acceptability: 50 at the threshold, monotone, slack moves it', () => {

@@ -111,6 +111,19 @@ test('passage: a break at a full stop is not a pause of the reader\'s fluency; a
   assert.ok(halting.sentences[0].fluency < 100, `sentence fluency ${halting.sentences[0].fluency}`);
 });
 
+test('passage: scored sentence by sentence, two sentences score together as each does alone', async () => {
+  const { engine } = await englishEngine();
+  const alone: Awaited<ReturnType<typeof engine.inspect>>[] = [];
+  for (const s of [LJ2, LJ8]) alone.push(await engine.inspect(config({ referenceText: s.text }), await audio(...s.file)));
+  const cfg = config({ coreType: 'passage', referenceText: `${LJ2.text} ${LJ8.text}` });
+  const passage = await engine.inspect(cfg, await ljTwo((first) => [first, quiet(0.8 * 16000)]));
+  // Scored as one utterance of eight words, this reading's fluency was 91.1 and its overall 94.5,
+  // while each sentence alone scores 100 and 98.8.
+  const lowest = (f: (a: (typeof alone)[number]) => number) => Math.min(...alone.map(f));
+  assert.ok(passage.dimensions.fluency >= lowest((a) => a.dimensions.fluency) - 2, `fluency ${passage.dimensions.fluency}`);
+  assert.ok(passage.overall >= lowest((a) => a.overall) - 2, `overall ${passage.overall}`);
+});
+
 test('sentence: a break at a comma costs neither the reading\'s fluency nor its sentence\'s', async () => {
   const { engine } = await englishEngine();
   const cfg = config({ referenceText: 'in being comparatively modern, has never been surpassed.' });

@@ -6,8 +6,8 @@
 import type { PhoneSegment } from '../../acoustic/types.js';
 import { predict } from '../scoring-model/linear.js';
 import type { EnglishScoringModel } from '../scoring-model/model.js';
-import { durationZ, meanGopZ, phoneFeatures, utteranceFeatures, utteranceGop, wordFeatures, mean } from '../scoring-model/features.js';
-import type { ReadingEvidence } from './evidence.js';
+import { durationZ, meanGopZ, phoneFeatures, utteranceFeatures, utteranceGop, wordFeatures, mean, type SilenceAround } from '../scoring-model/features.js';
+import { speechSpan, type ReadingEvidence } from './evidence.js';
 import { measureFluency, type FluencyMeasures } from './fluency.js';
 import { measureIntonation, type IntonationMeasures } from './intonation.js';
 import type { SignalFrames } from './signal.js';
@@ -67,7 +67,10 @@ export function scoreReading(ev: ReadingEvidence, signal: SignalFrames, model: E
   return scoreWithRow(ev, signal, model, loop).scored;
 }
 
-/** The utterance feature vector of a reading, exactly as scoreReading builds it. */
+/**
+ * The utterance feature vector of the whole reading, as scoreReading builds it: the row the
+ * maps are fitted on (speechocean762's readings are single sentences, scored from this row).
+ */
 export function utteranceRow(ev: ReadingEvidence, signal: SignalFrames, model: EnglishScoringModel, loop: readonly PhoneSegment[]): number[] {
   return scoreWithRow(ev, signal, model, loop).x;
 }
@@ -83,27 +86,105 @@ function scoreWithRow(ev: ReadingEvidence, signal: SignalFrames, model: EnglishS
   }));
   const fluency = measureFluency(ev);
   const intonation = measureIntonation(ev, signal);
-  const x = utteranceFeatures(
-    ev,
-    words.flatMap((w) => w.phones),
-    words.map((w) => w.total),
-    words.map((w) => w.stressJudgement),
-    fluency,
-    intonation,
-    rows.flatMap((r) => r.phoneRows),
-  );
-  const u = model.utterance;
-  const scored = {
-    words,
-    fluency,
-    intonation,
-    utterance: {
-      accuracy: predict(u.accuracy, x),
-      completeness: predict(u.completeness, x),
-      fluency: predict(u.fluency, x),
-      prosodic: predict(u.prosodic, x),
-      total: predict(u.total, x),
-    },
+  const phoneRowsOf = (from: number, to: number) => rows.slice(from, to).flatMap((r) => r.phoneRows);
+  const rowOf = (piece: ReadingEvidence, from: number, fl: FluencyMeasures, into: IntonationMeasures, around?: SilenceAround) => {
+    const ws = words.slice(from, from + piece.words.length);
+    return utteranceFeatures(piece, ws.flatMap((w) => w.phones), ws.map((w) => w.total), ws.map((w) => w.stressJudgement), fl, into, phoneRowsOf(from, from + ws.length), around);
   };
-  return { scored, x };
+  const x = rowOf(ev, 0, fluency, intonation);
+  const pieces = sentencePieces(ev);
+  const utterance =
+    pieces.length > 1
+      ? bySentence(pieces.map((p) => ({
+          words: p.evidence.words.length,
+          read: p.read,
+          scores: predictUtterance(model, rowOf(p.evidence, p.from, measureFluency(p.evidence), measureIntonation(p.evidence, signal), p.around)),
+        })))
+      : predictUtterance(model, x);
+  return { scored: { words, fluency, intonation, utterance }, x };
+}
+
+function predictUtterance(model: EnglishScoringModel, x: number[]): UtteranceScores {
+  const u = model.utterance;
+  return {
+    accuracy: predict(u.accuracy, x),
+    completeness: predict(u.completeness, x),
+    fluency: predict(u.fluency, x),
+    prosodic: predict(u.prosodic, x),
+    total: predict(u.total, x),
+  };
+}
+
+/** One sentence of a reading as a reading of its own. */
+export interface SentencePiece {
+  /** Index of its first word in the reading. */
+  from: number;
+  evidence: ReadingEvidence;
+  /** Some word of the sentence was read. */
+  read: boolean;
+  around: SilenceAround;
+}
+
+/**
+ * A reading's sentences as readings of their own, for the utterance maps. speechocean762's
+ * utterances are single sentences of 1 to 10 words, so its experts' judgement of fluency,
+ * prosody and the whole fits a sentence, not a passage: a passage is scored sentence by
+ * sentence, as a teacher marks one. The silence around a sentence is the recording's before
+ * the first and after the last, and half of the break between two sentences (the break is
+ * phrasing, judged by the boundaries, not a fault of either sentence). A reading of one
+ * sentence is one piece, the reading itself.
+ */
+export function sentencePieces(ev: ReadingEvidence): SentencePiece[] {
+  const pieces: { from: number; to: number }[] = [];
+  ev.words.forEach((w, i) => {
+    const last = pieces[pieces.length - 1];
+    if (last && ev.words[last.from].entry.word.sentenceIndex === w.entry.word.sentenceIndex) last.to = i + 1;
+    else pieces.push({ from: i, to: i + 1 });
+  });
+  const spans = pieces.map((p) => speechSpan(ev.words.slice(p.from, p.to)));
+  const read = pieces.map((p) => ev.words.slice(p.from, p.to).some((w) => w.status === 'read'));
+  // The read sentences' neighbours in time: a skipped sentence has no span and no silence of its own.
+  const edge = (k: number, step: -1 | 1): number | null => {
+    for (let j = k + step; j >= 0 && j < pieces.length; j += step) if (read[j]) return step < 0 ? spans[j].speechEnd : spans[j].speechStart;
+    return null;
+  };
+  return pieces.map((p, k) => {
+    const words = ev.words.slice(p.from, p.to);
+    const { speechStart, speechEnd } = spans[k];
+    const before = edge(k, -1);
+    const after = edge(k, 1);
+    const around = read[k]
+      ? {
+          before: before === null ? speechStart : Math.max(0, speechStart - before) / 2,
+          after: after === null ? Math.max(0, ev.frames - speechEnd) : Math.max(0, after - speechEnd) / 2,
+        }
+      : { before: 0, after: 0 };
+    return { from: p.from, evidence: { ...ev, words, speechStart, speechEnd }, read: read[k], around };
+  });
+}
+
+/**
+ * A reading's utterance scores from its sentences', each weighted by its words. A sentence of
+ * which no word was read scores 0 for accuracy, completeness and the total and is left out of
+ * fluency and prosody: nothing was read there to judge (integrity and accuracy already carry
+ * the words missed, and build.ts holds fluency and prosody down when few words are correct).
+ */
+export function bySentence(pieces: readonly { words: number; read: boolean; scores: UtteranceScores }[]): UtteranceScores {
+  const weighted = (key: keyof UtteranceScores, readOnly: boolean) => {
+    let sum = 0;
+    let weight = 0;
+    for (const p of pieces) {
+      if (readOnly && !p.read) continue;
+      sum += p.read ? p.words * p.scores[key] : 0;
+      weight += p.words;
+    }
+    return weight > 0 ? sum / weight : 0;
+  };
+  return {
+    accuracy: weighted('accuracy', false),
+    completeness: weighted('completeness', false),
+    fluency: weighted('fluency', true),
+    prosodic: weighted('prosodic', true),
+    total: weighted('total', false),
+  };
 }

@@ -171,6 +171,18 @@ const HEARD = PHONE_FEATURES.indexOf('loopSame');
  */
 export const LEAD_TRAIL_SECONDS = 1.5;
 
+/** Silence before the first read word and after the last, frames. */
+export interface SilenceAround {
+  before: number;
+  after: number;
+}
+
+/** The silence a recording holds around its reading. */
+export function silenceAround(ev: ReadingEvidence): SilenceAround {
+  return { before: ev.speechStart, after: Math.max(0, ev.frames - ev.speechEnd) };
+}
+
+/** `around`: the silence around the reading; a sentence of a passage has its own (score.ts). */
 export function utteranceFeatures(
   ev: ReadingEvidence,
   phoneScores: readonly number[],
@@ -179,6 +191,7 @@ export function utteranceFeatures(
   fl: FluencyMeasures,
   into: IntonationMeasures,
   phoneRows: readonly (readonly number[])[],
+  around: SilenceAround = silenceAround(ev),
 ): number[] {
   const n = Math.max(1, ev.words.length);
   const omitted = ev.words.filter((w) => w.status === 'omitted').length;
@@ -186,8 +199,8 @@ export function utteranceFeatures(
   const speech = Math.max(0.01, (ev.speechEnd - ev.speechStart) / 100);
   // Silence before the first word and after the last counts up to LEAD_TRAIL_SECONDS each: what
   // lies beyond is the recording's, not the reader's (an app that starts early or stops late).
-  const lead = Math.min(LEAD_TRAIL_SECONDS, ev.speechStart / 100);
-  const trail = Math.min(LEAD_TRAIL_SECONDS, Math.max(0, ev.frames - ev.speechEnd) / 100);
+  const lead = Math.min(LEAD_TRAIL_SECONDS, around.before / 100);
+  const trail = Math.min(LEAD_TRAIL_SECONDS, around.after / 100);
   const total = speech + lead + trail;
   // Pauses and hesitations per boundary between read words: a count would grow with the text.
   const gaps = Math.max(1, fl.boundaries.length);
