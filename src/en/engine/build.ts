@@ -11,10 +11,9 @@ import { weightedOverall, weightsFor } from '../../assessment/shaping.js';
 import { clamp100, fromExpert, EXPERT_FULL, gopAcceptability, shortWordLeniency, WORD_GOP_THRESHOLD } from './dimensions.js';
 import type { ReadingEvidence, WordEvidence } from './evidence.js';
 import type { ExtraSpeech } from './insertions.js';
-import { breakExpected } from './fluency.js';
 import { judgePhones } from './phones.js';
 import type { ReadingPlan } from './plan.js';
-import type { ScoredReading, WordScores } from './score.js';
+import type { ScoredReading, SentenceScores, WordScores } from './score.js';
 import type { EnglishAssessment, PhoneAssessment, SentenceAssessment, WordAssessment } from './types.js';
 import { judgeProsody } from './prosody.js';
 
@@ -55,21 +54,16 @@ export function buildAssessment(input: BuildInput): EnglishAssessment {
   // Integrity: reference words covered, an inserted word counting half a reference word against
   // it (the Mandarin engine's rule); a repetition is a fluency fault and leaves it alone.
   const readShare = words.filter((w) => w.readStatus !== 'skipped').length / Math.max(1, words.length + INSERTION_WEIGHT * inserted);
-  const repetitionShare = Math.min(MAX_REPETITION_SHARE, (REPETITION_COST * repetitions) / Math.max(1, words.length));
   const prosody = judgeProsody(plan, scored);
   const u = scored.utterance;
   // Accuracy is the fitted utterance score, held down to the words' own (GOP-capped) mean so
-  // that speech of other words cannot score well. Fluency, reading skill and emotion only count
-  // when the speech is the text: they shrink once fewer than half of the words are read
-  // correctly (down to 0.3 of their value when none is), and are otherwise left alone, so that
-  // pronunciation is not counted a second time in them.
+  // that speech of other words cannot score well.
   const wordMean = words.reduce((a, w) => a + w.accuracy, 0) / Math.max(1, words.length);
-  const correctShare = words.filter((w) => w.readStatus === 'correct').length / Math.max(1, words.length);
-  const credit = Math.min(1, 0.3 + 1.4 * correctShare);
+  const credit = creditOf(words);
   const dimensions = {
     integrity: clamp100(readShare * 100),
     accuracy: Math.min(fromExpert(u.accuracy, EXPERT_FULL.utterance), wordMean + 10),
-    fluency: fromExpert(u.fluency, EXPERT_FULL.utterance) * credit * (1 - repetitionShare),
+    fluency: fluencyOf(u.fluency, words, repetitions),
     readingSkill: prosody.readingSkill * credit,
     emotion: prosody.emotion * credit,
   };
@@ -93,7 +87,7 @@ export function buildAssessment(input: BuildInput): EnglishAssessment {
     boundaries: scored.fluency.boundaries,
     words,
     extraWords,
-    sentences: buildSentences(plan, words, extraWords, evidence.ok),
+    sentences: buildSentences(plan, words, extraWords, evidence.ok, scored.sentences),
     warnings: input.warnings,
   };
 }
@@ -184,7 +178,29 @@ function extraWord(x: ExtraSpeech, ev: ReadingEvidence): WordAssessment {
   };
 }
 
-function buildSentences(plan: ReadingPlan, words: WordAssessment[], extraWords: WordAssessment[], ok: boolean): SentenceAssessment[] {
+/**
+ * How much of fluency, reading skill and emotion counts: they only count when the speech is the
+ * text, so they shrink once fewer than half of the words are read correctly (down to 0.3 of
+ * their value when none is) and are otherwise left alone, so that pronunciation is not counted
+ * a second time in them.
+ */
+function creditOf(words: readonly WordAssessment[]): number {
+  const correctShare = words.filter((w) => w.readStatus === 'correct').length / Math.max(1, words.length);
+  return Math.min(1, 0.3 + 1.4 * correctShare);
+}
+
+/** Fluency 0-100 of words read: the fitted judgement (expert scale), their credit, less their repetitions' share. */
+function fluencyOf(expertFluency: number, words: readonly WordAssessment[], repetitions: number): number {
+  const repetitionShare = Math.min(MAX_REPETITION_SHARE, (REPETITION_COST * repetitions) / Math.max(1, words.length));
+  return fromExpert(expertFluency, EXPERT_FULL.utterance) * creditOf(words) * (1 - repetitionShare);
+}
+
+/**
+ * Sentences: accuracy and integrity from their words; fluency is the fitted judgement of the
+ * sentence itself (score.ts, `sentences`), as the reading's is of the whole, so a passage's
+ * fluency is its sentences' weighted by their words (before credit and repetitions).
+ */
+function buildSentences(plan: ReadingPlan, words: WordAssessment[], extraWords: WordAssessment[], ok: boolean, scored: readonly SentenceScores[]): SentenceAssessment[] {
   return plan.analysis.sentences.map((s) => {
     const ws = words.slice(s.firstWord, s.endWord);
     const extra = extraWords.filter((w) => w.index >= s.firstWord && w.index < s.endWord);
@@ -194,9 +210,8 @@ function buildSentences(plan: ReadingPlan, words: WordAssessment[], extraWords: 
     const mean = (f: (w: WordAssessment) => number) => (ws.length ? ws.reduce((a, w) => a + f(w), 0) / ws.length : 0);
     const integrity = ws.length ? (read.length / (ws.length + INSERTION_WEIGHT * inserted)) * 100 : 0;
     const accuracy = mean((w) => w.accuracy);
-    // Long pauses where the text asks for no break (a comma's is phrasing: fluency.ts).
-    const gaps = read.slice(0, -1).filter((w, k) => w.pauseAfterMs >= 500 && !breakExpected(plan.entries[w.index].word, plan.entries[read[k + 1].index].word)).length;
-    const fluency = ok && read.length ? clamp100(100 - 15 * (gaps + repeated) - (100 - integrity) * 0.5) : 0;
+    const own = scored.find((t) => t.sentenceIndex === s.index);
+    const fluency = ok && read.length && own ? fluencyOf(own.scores.fluency, ws, repeated) : 0;
     return {
       index: s.index,
       text: s.text,

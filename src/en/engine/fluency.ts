@@ -73,10 +73,9 @@ export interface FluencyMeasures {
 
 /**
  * Whether the text asks for a break between two read words: punctuation after the first, or a
- * sentence ending between them. Such a break is phrasing, not a pause of the reader's fluency
- * (the sentence fluency of build.ts reads the same rule).
+ * sentence ending between them. Such a break is phrasing, not a pause of the reader's fluency.
  */
-export function breakExpected(word: EnglishWord, next: EnglishWord): boolean {
+function breakExpected(word: EnglishWord, next: EnglishWord): boolean {
   return word.punctuationAfter !== '' || next.sentenceIndex !== word.sentenceIndex;
 }
 

@@ -30,9 +30,19 @@ export interface UtteranceScores {
   total: number;
 }
 
+/** A sentence's own utterance scores (the whole reading's when it is the only one). */
+export interface SentenceScores {
+  sentenceIndex: number;
+  /** Some word of the sentence was read. */
+  read: boolean;
+  scores: UtteranceScores;
+}
+
 export interface ScoredReading {
   words: WordScores[];
   utterance: UtteranceScores;
+  /** Per sentence of the reading, in order. */
+  sentences: SentenceScores[];
   fluency: FluencyMeasures;
   intonation: IntonationMeasures;
 }
@@ -93,15 +103,18 @@ function scoreWithRow(ev: ReadingEvidence, signal: SignalFrames, model: EnglishS
   };
   const x = rowOf(ev, 0, fluency, intonation);
   const pieces = sentencePieces(ev);
-  const utterance =
-    pieces.length > 1
-      ? bySentence(pieces.map((p) => ({
-          words: p.evidence.words.length,
-          read: p.read,
-          scores: predictUtterance(model, rowOf(p.evidence, p.from, measureFluency(p.evidence), measureIntonation(p.evidence, signal), p.around)),
-        })))
-      : predictUtterance(model, x);
-  return { scored: { words, fluency, intonation, utterance }, x };
+  if (pieces.length <= 1) {
+    const utterance = predictUtterance(model, x);
+    const sentences = pieces.map((p) => ({ sentenceIndex: p.sentenceIndex, read: p.read, scores: utterance }));
+    return { scored: { words, fluency, intonation, utterance, sentences }, x };
+  }
+  const sentences = pieces.map((p) => ({
+    sentenceIndex: p.sentenceIndex,
+    read: p.read,
+    scores: predictUtterance(model, rowOf(p.evidence, p.from, measureFluency(p.evidence), measureIntonation(p.evidence, signal), p.around)),
+  }));
+  const utterance = bySentence(sentences.map((t, k) => ({ ...t, words: pieces[k].evidence.words.length })));
+  return { scored: { words, fluency, intonation, utterance, sentences }, x };
 }
 
 function predictUtterance(model: EnglishScoringModel, x: number[]): UtteranceScores {
@@ -119,6 +132,7 @@ function predictUtterance(model: EnglishScoringModel, x: number[]): UtteranceSco
 export interface SentencePiece {
   /** Index of its first word in the reading. */
   from: number;
+  sentenceIndex: number;
   evidence: ReadingEvidence;
   /** Some word of the sentence was read. */
   read: boolean;
@@ -159,7 +173,7 @@ export function sentencePieces(ev: ReadingEvidence): SentencePiece[] {
           after: after === null ? Math.max(0, ev.frames - speechEnd) : Math.max(0, after - speechEnd) / 2,
         }
       : { before: 0, after: 0 };
-    return { from: p.from, evidence: { ...ev, words, speechStart, speechEnd }, read: read[k], around };
+    return { from: p.from, sentenceIndex: words[0].entry.word.sentenceIndex, evidence: { ...ev, words, speechStart, speechEnd }, read: read[k], around };
   });
 }
 
