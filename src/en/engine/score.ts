@@ -96,10 +96,12 @@ function scoreWithRow(ev: ReadingEvidence, signal: SignalFrames, model: EnglishS
   }));
   const fluency = measureFluency(ev);
   const intonation = measureIntonation(ev, signal);
-  const phoneRowsOf = (from: number, to: number) => rows.slice(from, to).flatMap((r) => r.phoneRows);
+  // The utterance row of `piece`, the reading's words from `from` on.
   const rowOf = (piece: ReadingEvidence, from: number, fl: FluencyMeasures, into: IntonationMeasures, around?: SilenceAround) => {
-    const ws = words.slice(from, from + piece.words.length);
-    return utteranceFeatures(piece, ws.flatMap((w) => w.phones), ws.map((w) => w.total), ws.map((w) => w.stressJudgement), fl, into, phoneRowsOf(from, from + ws.length), around);
+    const to = from + piece.words.length;
+    const ws = words.slice(from, to);
+    const phoneRows = rows.slice(from, to).flatMap((r) => r.phoneRows);
+    return utteranceFeatures(piece, ws.flatMap((w) => w.phones), ws.map((w) => w.total), ws.map((w) => w.stressJudgement), fl, into, phoneRows, around);
   };
   const x = rowOf(ev, 0, fluency, intonation);
   const pieces = sentencePieces(ev);
