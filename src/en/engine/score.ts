@@ -74,18 +74,39 @@ export function wordRows(ev: ReadingEvidence, signal: SignalFrames, model: Pick<
 
 /** `loop`: the free phone loop over the audio (what was heard), as the alignment decoded it. */
 export function scoreReading(ev: ReadingEvidence, signal: SignalFrames, model: EnglishScoringModel, loop: readonly PhoneSegment[]): ScoredReading {
-  return scoreWithRow(ev, signal, model, loop).scored;
+  const { words, fluency, intonation, rowOf } = scoreWords(ev, signal, model, loop);
+  const pieces = sentencePieces(ev);
+  if (pieces.length <= 1) {
+    const utterance = predictUtterance(model, rowOf(ev, 0, fluency, intonation));
+    return { words, fluency, intonation, utterance, sentences: pieces.map((p) => ({ sentenceIndex: p.sentenceIndex, read: p.read, scores: utterance })) };
+  }
+  const sentences = pieces.map((p) => ({
+    sentenceIndex: p.sentenceIndex,
+    read: p.read,
+    // A sentence of which nothing was read has nothing to judge (bySentence counts it as 0).
+    scores: p.read ? predictUtterance(model, rowOf(p.evidence, p.from, measureFluency(p.evidence), measureIntonation(p.evidence, signal), p.around)) : NOTHING_READ,
+  }));
+  const utterance = bySentence(sentences.map((t, k) => ({ ...t, words: pieces[k].evidence.words.length })));
+  return { words, fluency, intonation, utterance, sentences };
 }
+
+const NOTHING_READ: UtteranceScores = { accuracy: 0, completeness: 0, fluency: 0, prosodic: 0, total: 0 };
 
 /**
  * The utterance feature vector of the whole reading, as scoreReading builds it: the row the
  * maps are fitted on (speechocean762's readings are single sentences, scored from this row).
  */
 export function utteranceRow(ev: ReadingEvidence, signal: SignalFrames, model: EnglishScoringModel, loop: readonly PhoneSegment[]): number[] {
-  return scoreWithRow(ev, signal, model, loop).x;
+  const { fluency, intonation, rowOf } = scoreWords(ev, signal, model, loop);
+  return rowOf(ev, 0, fluency, intonation);
 }
 
-function scoreWithRow(ev: ReadingEvidence, signal: SignalFrames, model: EnglishScoringModel, loop: readonly PhoneSegment[]): { scored: ScoredReading; x: number[] } {
+/**
+ * The words' scores, the reading's fluency and intonation measures, and `rowOf`, which builds
+ * the utterance row of a stretch of the reading (the whole, or one sentence: its evidence, the
+ * index of its first word, its own measures and the silence around it).
+ */
+function scoreWords(ev: ReadingEvidence, signal: SignalFrames, model: EnglishScoringModel, loop: readonly PhoneSegment[]) {
   const rows = wordRows(ev, signal, model, loop);
   const words: WordScores[] = rows.map(({ x, phones, stress }) => ({
     phones,
@@ -94,29 +115,13 @@ function scoreWithRow(ev: ReadingEvidence, signal: SignalFrames, model: EnglishS
     total: predict(model.word.total, x),
     stressJudgement: stress,
   }));
-  const fluency = measureFluency(ev);
-  const intonation = measureIntonation(ev, signal);
-  // The utterance row of `piece`, the reading's words from `from` on.
   const rowOf = (piece: ReadingEvidence, from: number, fl: FluencyMeasures, into: IntonationMeasures, around?: SilenceAround) => {
     const to = from + piece.words.length;
     const ws = words.slice(from, to);
     const phoneRows = rows.slice(from, to).flatMap((r) => r.phoneRows);
     return utteranceFeatures(piece, ws.flatMap((w) => w.phones), ws.map((w) => w.total), ws.map((w) => w.stressJudgement), fl, into, phoneRows, around);
   };
-  const x = rowOf(ev, 0, fluency, intonation);
-  const pieces = sentencePieces(ev);
-  if (pieces.length <= 1) {
-    const utterance = predictUtterance(model, x);
-    const sentences = pieces.map((p) => ({ sentenceIndex: p.sentenceIndex, read: p.read, scores: utterance }));
-    return { scored: { words, fluency, intonation, utterance, sentences }, x };
-  }
-  const sentences = pieces.map((p) => ({
-    sentenceIndex: p.sentenceIndex,
-    read: p.read,
-    scores: predictUtterance(model, rowOf(p.evidence, p.from, measureFluency(p.evidence), measureIntonation(p.evidence, signal), p.around)),
-  }));
-  const utterance = bySentence(sentences.map((t, k) => ({ ...t, words: pieces[k].evidence.words.length })));
-  return { scored: { words, fluency, intonation, utterance, sentences }, x };
+  return { words, fluency: measureFluency(ev), intonation: measureIntonation(ev, signal), rowOf };
 }
 
 function predictUtterance(model: EnglishScoringModel, x: number[]): UtteranceScores {
