@@ -34,7 +34,7 @@ import type { ReadingEvidence, WordEvidence } from '../src/en/engine/evidence.js
 import { phoneRows, scoreReading, utteranceRow, wordRows } from '../src/en/engine/score.js';
 import type { SignalFrames } from '../src/en/engine/signal.js';
 import { fitLogistic, fitRidge, pearson, predict, type LinearModel } from '../src/en/scoring-model/linear.js';
-import { MODEL_FILE, type EnglishScoringModel } from '../src/en/scoring-model/model.js';
+import { MODEL_FILE, type EnglishScoringModel, type PhoneReader } from '../src/en/scoring-model/model.js';
 import { PHONE_FEATURES, UTTERANCE_FEATURES, WORD_FEATURES, mean, type PhoneStats } from '../src/en/scoring-model/features.js';
 
 export const SO762_DIR = path.resolve(import.meta.dirname, '..', '..', 'shared', 'data', 'en', 'speechocean762');
@@ -200,8 +200,12 @@ export function loadLabelled(cache: string, split: 'train' | 'test', lexicon: En
 const UTT_TARGETS = ['accuracy', 'completeness', 'fluency', 'prosodic', 'total'] as const;
 const WORD_TARGETS = ['accuracy', 'stress', 'total'] as const;
 
-/** The whole model fitted on `data` (train utterances only), stage by stage as the engine scores. */
-export function fitModel(data: readonly LabelledReading[]): EnglishScoringModel {
+/**
+ * The whole model fitted on `data` (train utterances only), stage by stage as the engine
+ * scores. The reader's part of the phone scores is fitted last, on held-out scores: each fold
+ * of speakers scored by the other stages fitted on the other four (`nested` false there).
+ */
+export function fitModel(data: readonly LabelledReading[], nested = true): EnglishScoringModel {
   const placeholder: LinearModel = { names: [], mean: [], std: [], lo: [], hi: [], weights: [], bias: 0, min: 0, max: 0 };
   const model: EnglishScoringModel = {
     trainedOn: { corpus: 'speechocean762', split: 'train', utterances: data.length, fittedAt: new Date().toISOString().slice(0, 10) },
@@ -209,6 +213,7 @@ export function fitModel(data: readonly LabelledReading[]): EnglishScoringModel 
     phone: placeholder,
     word: { accuracy: placeholder, stress: placeholder, total: placeholder },
     utterance: { accuracy: placeholder, completeness: placeholder, fluency: placeholder, prosodic: placeholder, total: placeholder },
+    phoneReader: { weight: 0, centre: 0 },
   };
   // Stage 1: phones: probability of "correct" (mean expert score >= 1.5 of 2).
   const px: number[][] = [];
@@ -236,7 +241,34 @@ export function fitModel(data: readonly LabelledReading[]): EnglishScoringModel 
   // Stage 3: utterances (0-10) from everything the engine computes.
   const ux = data.map((r) => utteranceRow(r.evidence, r.signal, model, r.loop));
   for (const t of UTT_TARGETS) model.utterance[t] = ridgeCv([...UTTERANCE_FEATURES], ux, data.map((r) => r.label[t]), data.map((r) => speakerOf(r.id)));
+  // Stage 4: the reader's part of the phone scores.
+  if (nested) model.phoneReader = fitPhoneReader(data);
   return model;
+}
+
+/**
+ * The weight of the sentence's fitted fluency in its phones' scores: the least-squares fit of
+ * the expert phone score on the phone probability and the fluency over held-out rows (five
+ * folds of speakers, each scored by the other stages fitted on the other four), as the ratio
+ * of the two coefficients; the centre is the rows' mean fluency, so the phones' mean stays.
+ */
+function fitPhoneReader(data: readonly LabelledReading[]): PhoneReader {
+  const folds = speakerFolds(data.map((r) => r.id));
+  const rows: [number, number, number][] = [];
+  for (let f = 0; f < 5; f++) {
+    const model = fitModel(data.filter((_, i) => folds[i] !== f), false);
+    for (const r of data.filter((_, i) => folds[i] === f)) {
+      const s = scoreReading(r.evidence, r.signal, model, r.loop);
+      r.evidence.words.forEach((_, i) => {
+        const k = r.wordLabel[i];
+        if (k >= 0) s.words[i].phones.forEach((p, j) => rows.push([p, s.utterance.fluency, r.label.words[k].phonesAccuracy[j]]));
+      });
+    }
+  }
+  const ls = fitRidge(['phone', 'fluency'], rows.map(([p, fl]) => [p, fl]), rows.map((r) => r[2]), [0, 2], 0);
+  const [onPhone, onFluency] = ls.weights.map((w, j) => w / ls.std[j]);
+  const centre = mean(rows.map((r) => r[1]));
+  return { weight: onPhone > 0 ? +(Math.max(0, onFluency) / onPhone).toPrecision(6) : 0, centre: +centre.toPrecision(6) };
 }
 
 /** Predictions of a model beside the expert scores, at every level (phones and words whose labels line up). */
@@ -429,6 +461,7 @@ function roundModel(m: EnglishScoringModel): EnglishScoringModel {
       accuracy: r(m.utterance.accuracy), completeness: r(m.utterance.completeness), fluency: r(m.utterance.fluency),
       prosodic: r(m.utterance.prosodic), total: r(m.utterance.total),
     },
+    phoneReader: m.phoneReader,
   };
 }
 

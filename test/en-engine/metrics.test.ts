@@ -6,7 +6,7 @@ import { loadEnglishScoringModel } from '../../src/en/scoring-model/model.js';
 import { PHONE_FEATURES, UTTERANCE_FEATURES, WORD_FEATURES, phoneFeatures } from '../../src/en/scoring-model/features.js';
 import { gopAcceptability, shortWordLeniency, WORD_GOP_THRESHOLD } from '../../src/en/engine/dimensions.js';
 import type { ReadingEvidence, WordEvidence } from '../../src/en/engine/evidence.js';
-import { bySentence, sentencePieces } from '../../src/en/engine/score.js';
+import { bySentence, phonesInReading, sentencePieces, type WordScores } from '../../src/en/engine/score.js';
 
 const seg = (phone: string, startFrame: number, endFrame: number) => ({ phone, startFrame, endFrame });
 
@@ -68,6 +68,22 @@ test('the shipped model matches the feature lists and was fitted on the train ha
   assert.deepEqual(m.utterance.total.names, [...UTTERANCE_FEATURES]);
   assert.equal(m.phone.link, 'logistic');
   assert.ok(Object.keys(m.phoneStats).length >= 35, 'statistics for nearly every phone of the model');
+  // The reader's part of the phone scores: a few hundredths per fluency point, around a fluency
+  // inside the experts' 0-10 scale.
+  assert.ok(m.phoneReader.weight > 0 && m.phoneReader.weight < 0.1, String(m.phoneReader.weight));
+  assert.ok(m.phoneReader.centre > 0 && m.phoneReader.centre < 10, String(m.phoneReader.centre));
+});
+
+test("the reader's part of the phone scores: the sentence's fluency against the centre, held inside 0-1", () => {
+  const word = (phones: number[]) => ({ phones, accuracy: 8, stress: 10, total: 8 }) as unknown as WordScores;
+  const words = [word([0.5, 0.99]), word([0.02, 0.7])];
+  const out = phonesInReading(words, { weight: 0.02, centre: 8 }, (i) => (i === 0 ? 10 : 3));
+  // First word: fluency 10, two points over the centre, +0.04; the second: five points under, −0.1.
+  assert.deepEqual(out[0].phones.map((p) => +p.toFixed(6)), [0.54, 1]);
+  assert.deepEqual(out[1].phones.map((p) => +p.toFixed(6)), [0, 0.6]);
+  // The word scores and the input are left as they were.
+  assert.equal(out[0].accuracy, 8);
+  assert.deepEqual(words[0].phones, [0.5, 0.99]);
 });
 
 test('phone features: what the loop heard over the span, hand-computed shares (tolerance 1e-9)', () => {

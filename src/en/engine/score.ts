@@ -1,11 +1,12 @@
 /**
  * Evidence to expert-scale scores, in the order the model was fitted: phones (0-2), then
  * words (accuracy, stress, total 0-10) from their phones, then the utterance (accuracy,
- * completeness, fluency, prosodic, total 0-10) from everything. Pure.
+ * completeness, fluency, prosodic, total 0-10) from everything, and last the reader's part of
+ * each phone's score (`phonesInReading`). Pure.
  */
 import type { PhoneSegment } from '../../acoustic/types.js';
 import { predict } from '../scoring-model/linear.js';
-import type { EnglishScoringModel } from '../scoring-model/model.js';
+import type { EnglishScoringModel, PhoneReader } from '../scoring-model/model.js';
 import { durationZ, meanGopZ, phoneFeatures, utteranceFeatures, utteranceGop, wordFeatures, mean, type SilenceAround } from '../scoring-model/features.js';
 import { speechSpan, type ReadingEvidence } from './evidence.js';
 import { measureFluency, type FluencyMeasures } from './fluency.js';
@@ -14,7 +15,10 @@ import type { SignalFrames } from './signal.js';
 import { judgeStress, type StressJudgement } from './stress.js';
 
 export interface WordScores {
-  /** Per phone, probability 0-1 that experts judge it correct (speechocean762 phone score ≥ 1.5). */
+  /**
+   * Per phone, 0-1: the probability that experts judge it correct (speechocean762 phone score
+   * ≥ 1.5), with the reader's part added once the sentence is scored (`phonesInReading`).
+   */
   phones: number[];
   accuracy: number;
   stress: number;
@@ -78,7 +82,13 @@ export function scoreReading(ev: ReadingEvidence, signal: SignalFrames, model: E
   const pieces = sentencePieces(ev);
   if (pieces.length <= 1) {
     const utterance = predictUtterance(model, rowOf(ev, 0, fluency, intonation));
-    return { words, fluency, intonation, utterance, sentences: pieces.map((p) => ({ sentenceIndex: p.sentenceIndex, read: p.read, scores: utterance })) };
+    return {
+      words: phonesInReading(words, model.phoneReader, () => utterance.fluency),
+      fluency,
+      intonation,
+      utterance,
+      sentences: pieces.map((p) => ({ sentenceIndex: p.sentenceIndex, read: p.read, scores: utterance })),
+    };
   }
   const sentences = pieces.map((p) => ({
     sentenceIndex: p.sentenceIndex,
@@ -87,7 +97,26 @@ export function scoreReading(ev: ReadingEvidence, signal: SignalFrames, model: E
     scores: p.read ? predictUtterance(model, rowOf(p.evidence, p.from, measureFluency(p.evidence), measureIntonation(p.evidence, signal), p.around)) : NOTHING_READ,
   }));
   const utterance = bySentence(sentences.map((t, k) => ({ ...t, words: pieces[k].evidence.words.length })));
-  return { words, fluency, intonation, utterance, sentences };
+  // A word's phones take its sentence's fluency; those of a sentence of which nothing was read, the reading's.
+  const pieceOf = pieces.flatMap((p, k) => p.evidence.words.map(() => k));
+  const fluencyOfWord = (i: number) => (sentences[pieceOf[i]].read ? sentences[pieceOf[i]].scores.fluency : utterance.fluency);
+  return { words: phonesInReading(words, model.phoneReader, fluencyOfWord), fluency, intonation, utterance, sentences };
+}
+
+/**
+ * The reader's part of the phone scores. speechocean762's experts score the phones of a halting
+ * reader lower and a fluent reader's higher than the phones' own evidence says (on the train
+ * half a sixth of the phone scores' spread lies between utterances, on the test half a third),
+ * so a phone's score is its fitted probability plus `weight` times its sentence's fitted
+ * fluency (0-10) less `centre`, held inside 0-1. The word and utterance maps read the
+ * probabilities without it, as they were fitted; the weight is fitted on held-out rows of the
+ * train half (tools/train-en-so762.ts).
+ */
+export function phonesInReading(words: readonly WordScores[], reader: PhoneReader, fluencyOf: (word: number) => number): WordScores[] {
+  return words.map((w, i) => {
+    const shift = reader.weight * (fluencyOf(i) - reader.centre);
+    return { ...w, phones: w.phones.map((p) => Math.min(1, Math.max(0, p + shift))) };
+  });
 }
 
 const NOTHING_READ: UtteranceScores = { accuracy: 0, completeness: 0, fluency: 0, prosodic: 0, total: 0 };

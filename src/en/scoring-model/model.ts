@@ -15,6 +15,17 @@ export interface EnglishScoringModel {
   phone: LinearModel;
   word: { accuracy: LinearModel; stress: LinearModel; total: LinearModel };
   utterance: { accuracy: LinearModel; completeness: LinearModel; fluency: LinearModel; prosodic: LinearModel; total: LinearModel };
+  /**
+   * The reader's part of a phone's score: speechocean762's experts score every phone of a
+   * halting reader lower, so a phone's score is its probability plus `weight` times the
+   * sentence's fitted fluency (0-10) less `centre` (score.ts `phonesInReading`).
+   */
+  phoneReader: PhoneReader;
+}
+
+export interface PhoneReader {
+  weight: number;
+  centre: number;
 }
 
 export const MODEL_FILE = path.join(import.meta.dirname, 'model.json');
@@ -29,6 +40,9 @@ export function loadEnglishScoringModel(file = MODEL_FILE): EnglishScoringModel 
   for (const m of Object.values(model.utterance)) check(m, UTTERANCE_FEATURES, 'utterance');
   if (Object.values(model.phoneStats).some((s) => s.length !== 5)) {
     throw new Error('English scoring model: phone statistics lack the phone priors; refit with tools/train-en-so762.ts');
+  }
+  if (!Number.isFinite(model.phoneReader?.weight) || !Number.isFinite(model.phoneReader?.centre)) {
+    throw new Error("English scoring model: the reader's part of the phone scores is missing; refit with tools/train-en-so762.ts");
   }
   if (file === MODEL_FILE) cached = model;
   return model;
