@@ -227,6 +227,20 @@ test('a neighbour of a skipped character is judged with room for the speech of t
   assert.equal(chars[13].readStatus, 'correct', statuses);
 });
 
+test('a skipped character beside one heard as another syllable gets a second look with that syllable in place', async () => {
+  // W0370 组委会也查实另外的会徽展示例案 with 例 li4 given as lai4: lai took the frames of 案 as
+  // well, and the first look at 案, made with lai beside it, found no room for it; with li, what
+  // was heard, beside it, 案 fits its frames and is read.
+  const s370 = { id: 'BAC009S0150W0370', text: '组委会也查实另外的会徽展示例案' };
+  const recording = await decodeAudio(fs.readFileSync(path.join(DATA, `${s370.id}.flac`)));
+  const ref = 'zu3 wei3 hui4 ye3 cha2 shi2 ling4 wai4 de5 hui4 hui1 zhan3 shi4 lai4 an4';
+  const chars = readChars(await engine.assess(cfg({ referenceText: s370.text, refPinyin: ref }), recording));
+  const statuses = chars.map((u) => u.readStatus[0]).join('');
+  assert.equal(chars[13].readStatus, 'mispronounced', statuses);
+  assert.equal(chars[13].heard?.syllable, 'li');
+  assert.equal(chars[14].readStatus, 'correct', statuses);
+});
+
 test('slack moves the substitution threshold: stricter flags more of a native reading, never most of it', async () => {
   const flagged = async (slack: number) => {
     let n = 0;

@@ -23,7 +23,7 @@ import { classifyTones, loadToneModel, type ToneModel } from '../tone/classifier
 import { pitchOfSpan, readerVoice, toneEvidence } from '../tone/extract.js';
 import { alignWithOmissions, frameLevels, loudFrames, medianSyllableFrames, squeezed, worstGop, type AlignedSyllable, type ReadingAlignment } from './align.js';
 import { assemble } from './assemble.js';
-import { clipBetween, compete, findInsertion, insertedFrames, nearest, phonesAs, placeInsertions, presence, recoverSkipped, type Competition, type Insertion } from './context.js';
+import { clipBetween, compete, findInsertion, fitsBetween, insertedFrames, nearest, phonesAs, placeInsertions, presence, recoverSkipped, type Competition, type Insertion } from './context.js';
 import { acceptInsertion, CALIBRATION, gopScore, judgeTone, pronunciationScore, substitutionThreshold } from './judge.js';
 import { placeSkipped } from './placement.js';
 import { otherPlaceSibilants } from './sibilants.js';
@@ -104,6 +104,7 @@ async function assess(
     // retroflex, or whose zh, ch or sh flat, is heard as the syllable of the other place.
     markHeard(otherPlaceSibilants(audio.pcm, table, al.syllables, labels, config.slack), heardLabels, comps, substitutionThreshold(config.slack));
   }
+  if (al.ok) await recoverBesideHeard(backend, table, audio.pcm, al, labels, heardLabels, comps, config.slack, fixedChars);
   const insertions = al.ok ? placeInsertions(al.syllables, await insertionsOf(backend, table, audio.pcm, al, heardLabels, config.slack)) : [];
   const ctx = al.ok ? pitch(al.syllables) : null;
   const tones = toneEvidence(ctx, al.syllables, text.read.map((i) => text.tokens[i].sandhiTone));
@@ -316,6 +317,47 @@ async function recoverAll(
     else reduced.add(k);
   }
   return { others, reduced };
+}
+
+/**
+ * The second look once more for a skipped character beside one heard as another syllable, with
+ * that neighbour as heard. A wrong reference syllable often takes a said neighbour's frames
+ * along with its own, and the first look, made with the wrong reference beside it, finds no room
+ * for the neighbour; with what was said there instead, the neighbour's own syllable may fit.
+ * Only a character put back as read counts (a said neighbour is the case looked for); it is then
+ * judged by its phones alone, like the characters the first look put back (`heardLabels`,
+ * `comps` and `fixed` changed in place). Single skipped characters only: a skipped stretch gets no second look (recoverAll).
+ */
+async function recoverBesideHeard(
+  backend: AcousticBackend,
+  table: SyllableTable,
+  pcm: Int16Array,
+  al: ReadingAlignment,
+  labels: readonly string[],
+  heardLabels: string[],
+  comps: (Competition | null)[],
+  slack: number,
+  fixed: Set<number>,
+): Promise<void> {
+  const threshold = substitutionThreshold(slack);
+  const inside = (j: number) => j >= 0 && j < labels.length;
+  const left = (j: number) => inside(j) && !al.syllables[j] && al.modelled[j];
+  const heardOther = (j: number) => inside(j) && al.syllables[j] !== null && (comps[j]?.evidence ?? 0) > threshold && !table.same(heardLabels[j], labels[j]);
+  const candidates = labels.flatMap((_, k) => (left(k) && !left(k - 1) && !left(k + 1) && (heardOther(k - 1) || heardOther(k + 1)) ? [k] : []));
+  if (candidates.length === 0) return;
+  const limits = { ...readLimits(al, slack), readLoss: CALIBRATION.BESIDE_READ_LOSS + CALIBRATION.SLACK_FACTOR * slack };
+  const looks = await Promise.all(candidates.map((k) => recoverSkipped(backend, table, pcm, al.syllables, heardLabels.map((h, j) => (j === k ? labels[k] : h)), k, limits)));
+  candidates.forEach((k, i) => {
+    const r = looks[i];
+    const prev = nearest(al.syllables, k, -1);
+    const next = nearest(al.syllables, k, 1);
+    if (r.status !== 'read' || !r.syllable || !fitsBetween(al.syllables, prev, next, r.syllable)) return;
+    al.syllables[k] = r.syllable;
+    clipBetween(al.syllables, prev, next, r.syllable);
+    comps[k] = null;
+    heardLabels[k] = labels[k];
+    fixed.add(k);
+  });
 }
 
 /**

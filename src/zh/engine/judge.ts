@@ -121,6 +121,11 @@ export const CALIBRATION = {
   SKIP_READ_SYLLABLES: 0.45,
   SKIP_OTHER_GAIN: 6.5,
   /**
+   * The read test's loss bar for a skipped character beside one heard as another syllable
+   * (engine.ts recoverBesideHeard): forcing it in may cost up to this many nats per frame.
+   */
+  BESIDE_READ_LOSS: 0.5,
+  /**
    * Characters judged substituted and shorter than this share of the reader's median syllable
    * must pass the read test (SKIP_READ_LOSS, SKIP_READ_SYLLABLES) or are skipped (engine.ts
    * dropUnread). 0.6 is about the 5th percentile of native syllable lengths (S0150, 216
