@@ -65,6 +65,13 @@ function readChars(a: Assessment) {
   return a.units.filter((u) => u.charType === 0 && (u.readType === 0 || u.readType === 2));
 }
 
+/** An S0150 recording assessed against its text with `refPinyin`: its characters, and their statuses' first letters. */
+async function readWith(id: string, text: string, refPinyin: string) {
+  const recording = await decodeAudio(fs.readFileSync(path.join(DATA, `${id}.flac`)));
+  const chars = readChars(await engine.assess(cfg({ referenceText: text, refPinyin }), recording));
+  return { chars, statuses: chars.map((u) => u.readStatus[0]).join('') };
+}
+
 test('a native correct reading scores high with nearly every character correct', async () => {
   const a = await engine.assess(cfg({ referenceText: S143.text }), audio.get(S143.id)!);
   const chars = readChars(a);
@@ -187,14 +194,12 @@ test('a character the alignment skipped and put back at a normal length is judge
   // du out and the second look puts it back as read (forcing it in costs less than leaving the
   // audio to the neighbours), at a syllable's usual length. It used to be taken for a reduced
   // syllable and passed as correct with a GOP score of 2.
-  const s152 = { id: 'BAC009S0150W0152', text: '中国房地产市场的泡沫会破灭吗' };
-  const recording = await decodeAudio(fs.readFileSync(path.join(DATA, `${s152.id}.flac`)));
   const ref = 'zhong1 guo2 fang2 du4 chan3 shi4 chang3 de5 pao4 mo4 hui4 po4 mie4 ma5';
-  const chars = readChars(await engine.assess(cfg({ referenceText: s152.text, refPinyin: ref }), recording));
-  assert.equal(chars[3].readStatus, 'mispronounced', chars.map((u) => u.readStatus[0]).join(''));
+  const { chars, statuses } = await readWith('BAC009S0150W0152', '中国房地产市场的泡沫会破灭吗', ref);
+  assert.equal(chars[3].readStatus, 'mispronounced', statuses);
   assert.equal(chars[3].heard?.syllable, 'di');
   const others = chars.filter((_, k) => ![2, 3, 4].includes(k));
-  assert.ok(others.filter((u) => u.readStatus !== 'correct').length <= 1, chars.map((u) => u.readStatus[0]).join(''));
+  assert.ok(others.filter((u) => u.readStatus !== 'correct').length <= 1, statuses);
 });
 
 test('two neighbours flagged together are each judged again beside what was heard in the other', async () => {
@@ -206,9 +211,7 @@ test('two neighbours flagged together are each judged again beside what was hear
     { id: 'BAC009S0150W0174', text: '过去三十年中国经济的高速发展', k: 2, ref: 'guo4 qu4 suo1 shi2 nian2 zhong1 guo2 jing1 ji4 de5 gao1 su4 fa1 zhan3' },
   ];
   for (const c of cases) {
-    const recording = await decodeAudio(fs.readFileSync(path.join(DATA, `${c.id}.flac`)));
-    const chars = readChars(await engine.assess(cfg({ referenceText: c.text, refPinyin: c.ref }), recording));
-    const statuses = chars.map((u) => u.readStatus[0]).join('');
+    const { chars, statuses } = await readWith(c.id, c.text, c.ref);
     assert.equal(chars[c.k].readStatus, 'mispronounced', `${c.id} ${statuses}`);
     assert.equal(chars[c.k + 1].readStatus, 'correct', `${c.id} ${statuses}`);
   }
@@ -218,11 +221,8 @@ test('a neighbour of a skipped character is judged with room for the speech of t
   // W0131 有一些经济体并不是因为本身的原因导致的下跌 with 经 jing1 given as jiang1 and 身 shen1
   // as ming1: ming is left out, and the window of 的 after it held the speech of 身 as well,
   // so 的 was heard as e and flagged.
-  const s131 = { id: 'BAC009S0150W0131', text: '有一些经济体并不是因为本身的原因导致的下跌' };
-  const recording = await decodeAudio(fs.readFileSync(path.join(DATA, `${s131.id}.flac`)));
   const ref = 'you3 yi1 xie1 jiang1 ji4 ti3 bing4 bu4 shi4 yin1 wei4 ben3 ming1 de5 yuan2 yin1 dao3 zhi4 de5 xia4 die1';
-  const chars = readChars(await engine.assess(cfg({ referenceText: s131.text, refPinyin: ref }), recording));
-  const statuses = chars.map((u) => u.readStatus[0]).join('');
+  const { chars, statuses } = await readWith('BAC009S0150W0131', '有一些经济体并不是因为本身的原因导致的下跌', ref);
   assert.notEqual(chars[12].readStatus, 'correct', statuses);
   assert.equal(chars[13].readStatus, 'correct', statuses);
 });
@@ -231,11 +231,8 @@ test('a skipped character beside one heard as another syllable gets a second loo
   // W0370 组委会也查实另外的会徽展示例案 with 例 li4 given as lai4: lai took the frames of 案 as
   // well, and the first look at 案, made with lai beside it, found no room for it; with li, what
   // was heard, beside it, 案 fits its frames and is read.
-  const s370 = { id: 'BAC009S0150W0370', text: '组委会也查实另外的会徽展示例案' };
-  const recording = await decodeAudio(fs.readFileSync(path.join(DATA, `${s370.id}.flac`)));
   const ref = 'zu3 wei3 hui4 ye3 cha2 shi2 ling4 wai4 de5 hui4 hui1 zhan3 shi4 lai4 an4';
-  const chars = readChars(await engine.assess(cfg({ referenceText: s370.text, refPinyin: ref }), recording));
-  const statuses = chars.map((u) => u.readStatus[0]).join('');
+  const { chars, statuses } = await readWith('BAC009S0150W0370', '组委会也查实另外的会徽展示例案', ref);
   assert.equal(chars[13].readStatus, 'mispronounced', statuses);
   assert.equal(chars[13].heard?.syllable, 'li');
   assert.equal(chars[14].readStatus, 'correct', statuses);
