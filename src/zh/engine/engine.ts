@@ -104,7 +104,7 @@ async function assess(
     // retroflex, or whose zh, ch or sh flat, is heard as the syllable of the other place.
     markHeard(otherPlaceSibilants(audio.pcm, table, al.syllables, labels, config.slack), heardLabels, comps, substitutionThreshold(config.slack));
   }
-  if (al.ok) await recoverBesideHeard(backend, table, audio.pcm, al, labels, heardLabels, comps, config.slack, fixedChars);
+  if (al.ok) await recoverBesideHeard(backend, table, audio.pcm, al, labels, heardLabels, comps, config.slack);
   const insertions = al.ok ? placeInsertions(al.syllables, await insertionsOf(backend, table, audio.pcm, al, heardLabels, config.slack)) : [];
   const ctx = al.ok ? pitch(al.syllables) : null;
   const tones = toneEvidence(ctx, al.syllables, text.read.map((i) => text.tokens[i].sandhiTone));
@@ -321,12 +321,13 @@ async function recoverAll(
 
 /**
  * The second look once more for a skipped character beside one heard as another syllable, with
- * that neighbour as heard. A wrong reference syllable often takes a said neighbour's frames
- * along with its own, and the first look, made with the wrong reference beside it, finds no room
- * for the neighbour; with what was said there instead, the neighbour's own syllable may fit.
- * Only a character put back as read counts (a said neighbour is the case looked for); it is then
- * judged by its phones alone, like the characters the first look put back (`heardLabels`,
- * `comps` and `fixed` changed in place). Single skipped characters only: a skipped stretch gets no second look (recoverAll).
+ * that neighbour as heard, once every check has judged. A wrong reference syllable often takes
+ * a said neighbour's frames along with its own, and the first look, made with the wrong
+ * reference beside it, finds no room for the neighbour; with what was said there instead, the
+ * neighbour's own syllable may fit. Only a character put back as read counts (a said neighbour
+ * is the case looked for); it is then judged by its phones alone, like the characters the first
+ * look put back (`heardLabels` and `comps` changed in place). Single skipped characters only: a
+ * skipped stretch gets no second look (recoverAll).
  */
 async function recoverBesideHeard(
   backend: AcousticBackend,
@@ -337,7 +338,6 @@ async function recoverBesideHeard(
   heardLabels: string[],
   comps: (Competition | null)[],
   slack: number,
-  fixed: Set<number>,
 ): Promise<void> {
   const threshold = substitutionThreshold(slack);
   const inside = (j: number) => j >= 0 && j < labels.length;
@@ -356,7 +356,6 @@ async function recoverBesideHeard(
     clipBetween(al.syllables, prev, next, r.syllable);
     comps[k] = null;
     heardLabels[k] = labels[k];
-    fixed.add(k);
   });
 }
 
