@@ -323,6 +323,50 @@ export async function recoverSkipped(
 }
 
 /**
+ * The second look at a stretch of two skipped characters k and k+1 between aligned neighbours:
+ * the window from the character before to the one after decoded with one of the two forced to
+ * its syllable and the other free among all syllables (optional), each way round, against the
+ * window without either. A said character beside a substituted one that the alignment left out
+ * with it fits its frames clearly (forcing it in gains more than `limits.readGain` nats per
+ * frame over at least `limits.readFrames`), with a syllable's speech left for the other
+ * (`limits.otherFrames`) and the neighbours keeping theirs (`limits.keepFrames` each); two
+ * characters that were not spoken leave no room for both beside the neighbours' own speech.
+ * Returns the character read and its syllable, the better way round, or null.
+ */
+export async function recoverInPair(
+  backend: AcousticBackend,
+  table: SyllableTable,
+  pcm: Int16Array,
+  aligned: readonly (AlignedSyllable | null)[],
+  labels: readonly string[],
+  k: number,
+  limits: { readGain: number; readFrames: number; otherFrames: number; keepFrames: number },
+): Promise<{ k: number; syllable: AlignedSyllable } | null> {
+  const p = nearest(aligned, k, -1);
+  const n = nearest(aligned, k + 1, 1);
+  if (p !== k - 1 || n !== k + 2 || ![labels[p], labels[k], labels[k + 1], labels[n]].every((l) => table.prons.has(l))) return null;
+  const window = windowOver(pcm, aligned[p]!.startFrame, aligned[n]!.endFrame);
+  const ends = (middle: GrammarSlot[]) => [fixed(table, labels[p]), ...middle, fixed(table, labels[n])];
+  const [none, first, second] = await Promise.all([
+    backend.align('zh', pcm, { slots: ends([]) }, { window }),
+    backend.align('zh', pcm, { slots: ends([fixed(table, labels[k]), anySlot(table, true)]) }, { window, phones: true, gop: true }),
+    backend.align('zh', pcm, { slots: ends([anySlot(table, true), fixed(table, labels[k + 1])]) }, { window, phones: true, gop: true }),
+  ]);
+  if (!none.ok) return null;
+  const frames = (u: { startFrame: number; endFrame: number } | undefined) => (u ? u.endFrame - u.startFrame : 0);
+  let best: { k: number; syllable: AlignedSyllable; gain: number } | null = null;
+  for (const [d, read] of [[first, k], [second, k + 1]] as const) {
+    if (!d.ok) continue;
+    const slot = (i: number) => d.units.find((u) => u.slot === i);
+    const forced = slot(read === k ? 1 : 2)!;
+    const gain = (total(d) - total(none)) / Math.max(1, frames(forced));
+    const room = frames(slot(read === k ? 2 : 1)) >= limits.otherFrames && frames(slot(0)) >= limits.keepFrames && frames(slot(3)) >= limits.keepFrames;
+    if (gain > limits.readGain && frames(forced) >= limits.readFrames && room && (!best || gain > best.gain)) best = { k: read, syllable: asSyllable(forced), gain };
+  }
+  return best && { k: best.k, syllable: best.syllable };
+}
+
+/**
  * What read character k adds to the window between its aligned neighbours: the window is
  * decoded forced through the character and without it, as in recoverSkipped. `loss` is nats per
  * frame of the character by which leaving it out costs less (negative when the character's

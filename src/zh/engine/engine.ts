@@ -23,7 +23,7 @@ import { classifyTones, loadToneModel, type ToneModel } from '../tone/classifier
 import { pitchOfSpan, readerVoice, toneEvidence } from '../tone/extract.js';
 import { alignWithOmissions, frameLevels, loudFrames, medianSyllableFrames, squeezed, worstGop, type AlignedSyllable, type ReadingAlignment } from './align.js';
 import { assemble } from './assemble.js';
-import { clipBetween, compete, findInsertion, fitsBetween, insertedFrames, nearest, phonesAs, placeInsertions, presence, recoverSkipped, type Competition, type Insertion } from './context.js';
+import { clipBetween, compete, findInsertion, fitsBetween, insertedFrames, nearest, phonesAs, placeInsertions, presence, recoverInPair, recoverSkipped, type Competition, type Insertion } from './context.js';
 import { acceptInsertion, CALIBRATION, gopScore, judgeTone, pronunciationScore, substitutionThreshold } from './judge.js';
 import { placeSkipped } from './placement.js';
 import { otherPlaceSibilants } from './sibilants.js';
@@ -105,6 +105,7 @@ async function assess(
     markHeard(otherPlaceSibilants(audio.pcm, table, al.syllables, labels, config.slack), heardLabels, comps, substitutionThreshold(config.slack));
   }
   if (al.ok) await recoverBesideHeard(backend, table, audio.pcm, al, labels, heardLabels, comps, config.slack);
+  if (al.ok) await recoverPairs(backend, table, audio.pcm, al, labels, heardLabels, comps, config.slack);
   const insertions = al.ok ? placeInsertions(al.syllables, await insertionsOf(backend, table, audio.pcm, al, heardLabels, config.slack)) : [];
   const ctx = al.ok ? pitch(al.syllables) : null;
   const tones = toneEvidence(ctx, al.syllables, text.read.map((i) => text.tokens[i].sandhiTone));
@@ -357,6 +358,47 @@ async function recoverBesideHeard(
     comps[k] = null;
     heardLabels[k] = labels[k];
   });
+}
+
+/**
+ * The second look at stretches of exactly two skipped characters between aligned neighbours
+ * (context.ts recoverInPair), once every check has judged: a substituted character the
+ * alignment left out often takes a said neighbour with it. The character found read is put
+ * back and judged by its phones alone; the other stays skipped. The stretches are independent
+ * and issued together.
+ */
+async function recoverPairs(
+  backend: AcousticBackend,
+  table: SyllableTable,
+  pcm: Int16Array,
+  al: ReadingAlignment,
+  labels: readonly string[],
+  heardLabels: string[],
+  comps: (Competition | null)[],
+  slack: number,
+): Promise<void> {
+  const out = (j: number) => j >= 0 && j < labels.length && !al.syllables[j];
+  const pairs = labels.flatMap((_, k) => (out(k) && out(k + 1) && !out(k - 1) && !out(k + 2) && k > 0 && k + 2 < labels.length ? [k] : []));
+  if (pairs.length === 0) return;
+  const f = 1 + CALIBRATION.SLACK_FACTOR * slack;
+  const median = medianSyllableFrames(al);
+  const limits = {
+    readGain: CALIBRATION.PAIR_READ_GAIN - CALIBRATION.SLACK_FACTOR * slack,
+    readFrames: (CALIBRATION.SKIP_READ_SYLLABLES * median) / f,
+    otherFrames: CALIBRATION.PAIR_OTHER_SYLLABLES * median,
+    keepFrames: CALIBRATION.PAIR_KEEP_SYLLABLES * median,
+  };
+  const found = await Promise.all(pairs.map((k) => recoverInPair(backend, table, pcm, al.syllables, heardLabels.map((h, j) => (j === k || j === k + 1 ? labels[j] : h)), k, limits)));
+  for (const r of found) {
+    if (!r) continue;
+    const prev = nearest(al.syllables, r.k, -1);
+    const next = nearest(al.syllables, r.k, 1);
+    if (!fitsBetween(al.syllables, prev, next, r.syllable)) continue;
+    al.syllables[r.k] = r.syllable;
+    clipBetween(al.syllables, prev, next, r.syllable);
+    comps[r.k] = null;
+    heardLabels[r.k] = labels[r.k];
+  }
 }
 
 /**
