@@ -104,8 +104,7 @@ async function assess(
     // retroflex, or whose zh, ch or sh flat, is heard as the syllable of the other place.
     markHeard(otherPlaceSibilants(audio.pcm, table, al.syllables, labels, config.slack), heardLabels, comps, substitutionThreshold(config.slack));
   }
-  if (al.ok) await recoverBesideHeard(backend, table, audio.pcm, al, labels, heardLabels, comps, config.slack);
-  if (al.ok) await recoverPairs(backend, table, audio.pcm, al, labels, heardLabels, comps, config.slack);
+  if (al.ok) await recoverAfterJudging(backend, table, audio.pcm, al, labels, heardLabels, comps, config.slack);
   const insertions = al.ok ? placeInsertions(al.syllables, await insertionsOf(backend, table, audio.pcm, al, heardLabels, config.slack)) : [];
   const ctx = al.ok ? pitch(al.syllables) : null;
   const tones = toneEvidence(ctx, al.syllables, text.read.map((i) => text.tokens[i].sandhiTone));
@@ -321,16 +320,20 @@ async function recoverAll(
 }
 
 /**
- * The second look once more for a skipped character beside one heard as another syllable, with
- * that neighbour as heard, once every check has judged. A wrong reference syllable often takes
- * a said neighbour's frames along with its own, and the first look, made with the wrong
- * reference beside it, finds no room for the neighbour; with what was said there instead, the
- * neighbour's own syllable may fit. Only a character put back as read counts (a said neighbour
- * is the case looked for); it is then judged by its phones alone, like the characters the first
- * look put back (`heardLabels` and `comps` changed in place). Single skipped characters only: a
- * skipped stretch gets no second look (recoverAll).
+ * The second looks made once every check has judged (`heardLabels` and `comps` changed in
+ * place). A character put back is judged by its phones alone, like the characters the first
+ * look put back.
+ * - A single skipped character beside one heard as another syllable is looked at again with
+ *   that neighbour as heard: a wrong reference syllable often takes a said neighbour's frames
+ *   along with its own, and the first look (recoverAll), made with the wrong reference beside
+ *   it, finds no room for the neighbour. Only a character put back as read counts (a said
+ *   neighbour is the case looked for).
+ * - Then a stretch of exactly two skipped characters between aligned neighbours (context.ts
+ *   recoverInPair): a substituted character the alignment left out often takes a said
+ *   neighbour with it. The one found read is put back; the other stays skipped.
+ * The looks of each kind are independent and issued together.
  */
-async function recoverBesideHeard(
+async function recoverAfterJudging(
   backend: AcousticBackend,
   table: SyllableTable,
   pcm: Int16Array,
@@ -340,65 +343,39 @@ async function recoverBesideHeard(
   comps: (Competition | null)[],
   slack: number,
 ): Promise<void> {
+  const putBack = (k: number, syllable: AlignedSyllable) => {
+    const prev = nearest(al.syllables, k, -1);
+    const next = nearest(al.syllables, k, 1);
+    if (!fitsBetween(al.syllables, prev, next, syllable)) return;
+    al.syllables[k] = syllable;
+    clipBetween(al.syllables, prev, next, syllable);
+    comps[k] = null;
+    heardLabels[k] = labels[k];
+  };
+  // The syllables around a look: what was heard, the characters looked at as written.
+  const around = (...ks: number[]) => heardLabels.map((h, j) => (ks.includes(j) ? labels[j] : h));
   const threshold = substitutionThreshold(slack);
   const inside = (j: number) => j >= 0 && j < labels.length;
   const left = (j: number) => inside(j) && !al.syllables[j] && al.modelled[j];
   const heardOther = (j: number) => inside(j) && al.syllables[j] !== null && (comps[j]?.evidence ?? 0) > threshold && !table.same(heardLabels[j], labels[j]);
-  const candidates = labels.flatMap((_, k) => (left(k) && !left(k - 1) && !left(k + 1) && (heardOther(k - 1) || heardOther(k + 1)) ? [k] : []));
-  if (candidates.length === 0) return;
-  const limits = { ...readLimits(al, slack), readLoss: CALIBRATION.BESIDE_READ_LOSS + CALIBRATION.SLACK_FACTOR * slack };
-  const looks = await Promise.all(candidates.map((k) => recoverSkipped(backend, table, pcm, al.syllables, heardLabels.map((h, j) => (j === k ? labels[k] : h)), k, limits)));
-  candidates.forEach((k, i) => {
+  const beside = labels.flatMap((_, k) => (left(k) && !left(k - 1) && !left(k + 1) && (heardOther(k - 1) || heardOther(k + 1)) ? [k] : []));
+  const besideLimits = { ...readLimits(al, slack), readLoss: CALIBRATION.BESIDE_READ_LOSS + CALIBRATION.SLACK_FACTOR * slack };
+  const looks = await Promise.all(beside.map((k) => recoverSkipped(backend, table, pcm, al.syllables, around(k), k, besideLimits)));
+  beside.forEach((k, i) => {
     const r = looks[i];
-    const prev = nearest(al.syllables, k, -1);
-    const next = nearest(al.syllables, k, 1);
-    if (r.status !== 'read' || !r.syllable || !fitsBetween(al.syllables, prev, next, r.syllable)) return;
-    al.syllables[k] = r.syllable;
-    clipBetween(al.syllables, prev, next, r.syllable);
-    comps[k] = null;
-    heardLabels[k] = labels[k];
+    if (r.status === 'read' && r.syllable) putBack(k, r.syllable);
   });
-}
-
-/**
- * The second look at stretches of exactly two skipped characters between aligned neighbours
- * (context.ts recoverInPair), once every check has judged: a substituted character the
- * alignment left out often takes a said neighbour with it. The character found read is put
- * back and judged by its phones alone; the other stays skipped. The stretches are independent
- * and issued together.
- */
-async function recoverPairs(
-  backend: AcousticBackend,
-  table: SyllableTable,
-  pcm: Int16Array,
-  al: ReadingAlignment,
-  labels: readonly string[],
-  heardLabels: string[],
-  comps: (Competition | null)[],
-  slack: number,
-): Promise<void> {
-  const out = (j: number) => j >= 0 && j < labels.length && !al.syllables[j];
+  const out = (j: number) => inside(j) && !al.syllables[j];
   const pairs = labels.flatMap((_, k) => (out(k) && out(k + 1) && !out(k - 1) && !out(k + 2) && k > 0 && k + 2 < labels.length ? [k] : []));
-  if (pairs.length === 0) return;
-  const f = 1 + CALIBRATION.SLACK_FACTOR * slack;
   const median = medianSyllableFrames(al);
-  const limits = {
+  const pairLimits = {
     readGain: CALIBRATION.PAIR_READ_GAIN - CALIBRATION.SLACK_FACTOR * slack,
-    readFrames: (CALIBRATION.SKIP_READ_SYLLABLES * median) / f,
+    readFrames: (CALIBRATION.SKIP_READ_SYLLABLES * median) / (1 + CALIBRATION.SLACK_FACTOR * slack),
     otherFrames: CALIBRATION.PAIR_OTHER_SYLLABLES * median,
     keepFrames: CALIBRATION.PAIR_KEEP_SYLLABLES * median,
   };
-  const found = await Promise.all(pairs.map((k) => recoverInPair(backend, table, pcm, al.syllables, heardLabels.map((h, j) => (j === k || j === k + 1 ? labels[j] : h)), k, limits)));
-  for (const r of found) {
-    if (!r) continue;
-    const prev = nearest(al.syllables, r.k, -1);
-    const next = nearest(al.syllables, r.k, 1);
-    if (!fitsBetween(al.syllables, prev, next, r.syllable)) continue;
-    al.syllables[r.k] = r.syllable;
-    clipBetween(al.syllables, prev, next, r.syllable);
-    comps[r.k] = null;
-    heardLabels[r.k] = labels[r.k];
-  }
+  const found = await Promise.all(pairs.map((k) => recoverInPair(backend, table, pcm, al.syllables, around(k, k + 1), k, pairLimits)));
+  for (const r of found) if (r) putBack(r.k, r.syllable);
 }
 
 /**

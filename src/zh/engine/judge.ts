@@ -122,7 +122,7 @@ export const CALIBRATION = {
   SKIP_OTHER_GAIN: 6.5,
   /**
    * The read test's loss bar for a skipped character beside one heard as another syllable
-   * (engine.ts recoverBesideHeard): forcing it in may cost up to this many nats per frame.
+   * (engine.ts recoverAfterJudging): forcing it in may cost up to this many nats per frame.
    */
   BESIDE_READ_LOSS: 0.5,
   /**
