@@ -80,26 +80,23 @@ export function wordRows(ev: ReadingEvidence, signal: SignalFrames, model: Pick<
 export function scoreReading(ev: ReadingEvidence, signal: SignalFrames, model: EnglishScoringModel, loop: readonly PhoneSegment[]): ScoredReading {
   const { words, fluency, intonation, rowOf } = scoreWords(ev, signal, model, loop);
   const pieces = sentencePieces(ev);
+  let utterance: UtteranceScores;
+  let sentences: SentenceScores[];
   if (pieces.length <= 1) {
-    const utterance = predictUtterance(model, rowOf(ev, 0, fluency, intonation));
-    return {
-      words: phonesInReading(words, model.phoneReader, () => utterance.fluency),
-      fluency,
-      intonation,
-      utterance,
-      sentences: pieces.map((p) => ({ sentenceIndex: p.sentenceIndex, read: p.read, scores: utterance })),
-    };
+    utterance = predictUtterance(model, rowOf(ev, 0, fluency, intonation));
+    sentences = pieces.map((p) => ({ sentenceIndex: p.sentenceIndex, read: p.read, scores: utterance }));
+  } else {
+    sentences = pieces.map((p) => ({
+      sentenceIndex: p.sentenceIndex,
+      read: p.read,
+      // A sentence of which nothing was read has nothing to judge (bySentence counts it as 0).
+      scores: p.read ? predictUtterance(model, rowOf(p.evidence, p.from, measureFluency(p.evidence), measureIntonation(p.evidence, signal), p.around)) : NOTHING_READ,
+    }));
+    utterance = bySentence(sentences.map((t, k) => ({ ...t, words: pieces[k].evidence.words.length })));
   }
-  const sentences = pieces.map((p) => ({
-    sentenceIndex: p.sentenceIndex,
-    read: p.read,
-    // A sentence of which nothing was read has nothing to judge (bySentence counts it as 0).
-    scores: p.read ? predictUtterance(model, rowOf(p.evidence, p.from, measureFluency(p.evidence), measureIntonation(p.evidence, signal), p.around)) : NOTHING_READ,
-  }));
-  const utterance = bySentence(sentences.map((t, k) => ({ ...t, words: pieces[k].evidence.words.length })));
   // A word's phones take its sentence's fluency; those of a sentence of which nothing was read, the reading's.
-  const pieceOf = pieces.flatMap((p, k) => p.evidence.words.map(() => k));
-  const fluencyOfWord = (i: number) => (sentences[pieceOf[i]].read ? sentences[pieceOf[i]].scores.fluency : utterance.fluency);
+  const sentenceOf = pieces.flatMap((p, k) => p.evidence.words.map(() => sentences[k]));
+  const fluencyOfWord = (i: number) => (sentenceOf[i].read ? sentenceOf[i].scores.fluency : utterance.fluency);
   return { words: phonesInReading(words, model.phoneReader, fluencyOfWord), fluency, intonation, utterance, sentences };
 }
 

@@ -342,15 +342,14 @@ export async function recoverInPair(
   k: number,
   limits: { readGain: number; readFrames: number; otherFrames: number; keepFrames: number },
 ): Promise<{ k: number; syllable: AlignedSyllable } | null> {
-  const p = nearest(aligned, k, -1);
-  const n = nearest(aligned, k + 1, 1);
-  if (p !== k - 1 || n !== k + 2 || ![labels[p], labels[k], labels[k + 1], labels[n]].every((l) => table.prons.has(l))) return null;
-  const window = windowOver(pcm, aligned[p]!.startFrame, aligned[n]!.endFrame);
-  const ends = (middle: GrammarSlot[]) => [fixed(table, labels[p]), ...middle, fixed(table, labels[n])];
+  // With k+1 skipped too, the context of k runs from the character before the pair to the one after.
+  const { p, n, around, window: windowOf } = contextOf(table, aligned, labels, k);
+  if (p < 0 || p !== k - 1 || n !== k + 2 || ![labels[p], labels[k], labels[k + 1], labels[n]].every((l) => table.prons.has(l))) return null;
+  const window = windowOf(pcm, 0, Infinity);
   const [none, first, second] = await Promise.all([
-    backend.align('zh', pcm, { slots: ends([]) }, { window }),
-    backend.align('zh', pcm, { slots: ends([fixed(table, labels[k]), anySlot(table, true)]) }, { window, phones: true, gop: true }),
-    backend.align('zh', pcm, { slots: ends([anySlot(table, true), fixed(table, labels[k + 1])]) }, { window, phones: true, gop: true }),
+    backend.align('zh', pcm, { slots: around([]) }, { window }),
+    backend.align('zh', pcm, { slots: around([fixed(table, labels[k]), anySlot(table, true)]) }, { window, phones: true, gop: true }),
+    backend.align('zh', pcm, { slots: around([anySlot(table, true), fixed(table, labels[k + 1])]) }, { window, phones: true, gop: true }),
   ]);
   if (!none.ok) return null;
   const frames = (u: { startFrame: number; endFrame: number } | undefined) => (u ? u.endFrame - u.startFrame : 0);

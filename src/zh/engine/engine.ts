@@ -352,21 +352,23 @@ async function recoverAfterJudging(
     comps[k] = null;
     heardLabels[k] = labels[k];
   };
-  // The syllables around a look: what was heard, the characters looked at as written.
-  const around = (...ks: number[]) => heardLabels.map((h, j) => (ks.includes(j) ? labels[j] : h));
+  // The syllables a look is made with: what was heard, the characters looked at as written.
+  const asHeard = (...ks: number[]) => heardLabels.map((h, j) => (ks.includes(j) ? labels[j] : h));
   const threshold = substitutionThreshold(slack);
   const inside = (j: number) => j >= 0 && j < labels.length;
   const left = (j: number) => inside(j) && !al.syllables[j] && al.modelled[j];
   const heardOther = (j: number) => inside(j) && al.syllables[j] !== null && (comps[j]?.evidence ?? 0) > threshold && !table.same(heardLabels[j], labels[j]);
   const beside = labels.flatMap((_, k) => (left(k) && !left(k - 1) && !left(k + 1) && (heardOther(k - 1) || heardOther(k + 1)) ? [k] : []));
   const besideLimits = { ...readLimits(al, slack), readLoss: CALIBRATION.BESIDE_READ_LOSS + CALIBRATION.SLACK_FACTOR * slack };
-  const looks = await Promise.all(beside.map((k) => recoverSkipped(backend, table, pcm, al.syllables, around(k), k, besideLimits)));
+  const looks = await Promise.all(beside.map((k) => recoverSkipped(backend, table, pcm, al.syllables, asHeard(k), k, besideLimits)));
   beside.forEach((k, i) => {
     const r = looks[i];
     if (r.status === 'read' && r.syllable) putBack(k, r.syllable);
   });
   const out = (j: number) => inside(j) && !al.syllables[j];
-  const pairs = labels.flatMap((_, k) => (out(k) && out(k + 1) && !out(k - 1) && !out(k + 2) && k > 0 && k + 2 < labels.length ? [k] : []));
+  // Runs of exactly two; recoverInPair looks only between aligned neighbours.
+  const pairs = labels.flatMap((_, k) => (out(k) && out(k + 1) && !out(k - 1) && !out(k + 2) ? [k] : []));
+  if (pairs.length === 0) return;
   const median = medianSyllableFrames(al);
   const pairLimits = {
     readGain: CALIBRATION.PAIR_READ_GAIN - CALIBRATION.SLACK_FACTOR * slack,
@@ -374,7 +376,7 @@ async function recoverAfterJudging(
     otherFrames: CALIBRATION.PAIR_OTHER_SYLLABLES * median,
     keepFrames: CALIBRATION.PAIR_KEEP_SYLLABLES * median,
   };
-  const found = await Promise.all(pairs.map((k) => recoverInPair(backend, table, pcm, al.syllables, around(k, k + 1), k, pairLimits)));
+  const found = await Promise.all(pairs.map((k) => recoverInPair(backend, table, pcm, al.syllables, asHeard(k, k + 1), k, pairLimits)));
   for (const r of found) if (r) putBack(r.k, r.syllable);
 }
 
