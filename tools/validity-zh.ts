@@ -11,7 +11,8 @@
  *            --only correct,omission (run only these measures; the alterations are drawn as
  *            always, so each case is the one a full run makes), --misses (list the omission
  *            cases whose added characters were not reported skipped, and every substituted
- *            character, said > given, with the other characters flagged in its reading),
+ *            character, said > given, with the other characters flagged in its reading, and
+ *            the characters flagged in each reading as written),
  *            --tone-model FILE (another tone model, e.g. one trained on half the
  *            utterances: tools/train-tone-zh.ts --held-out-model), --initial-model FILE and
  *            --final-model FILE (other classifiers of the syllable's parts, likewise:
@@ -123,6 +124,9 @@ async function main(): Promise<void> {
       overall.push(c.a.overall);
       const read = c.words.filter((w) => w.charType === 0 && (w.readType === 0 || w.readType === 2));
       read.forEach((w) => fr.add(w.readStatus !== 'correct'));
+      // Each character flagged in a reading as written, by its place among the read characters.
+      const flagged = read.flatMap((w, k) => (w.readStatus !== 'correct' ? [`${k}${mark(w)}`] : []));
+      if (MISSES && flagged.length) process.stderr.write(`correct ${u.id} false ${flagged.join(' ')}\n`);
       c.a.units.filter((x) => x.readType === 0 && x.tone && x.tone.heard !== null && x.tone.expected <= 4 && x.tone.citation !== 5).forEach((x) => toneRec.add(x.tone!.heard === x.tone!.expected));
     }
     // 2. Substitution.

@@ -252,6 +252,19 @@ test('a stretch of two skipped characters: a said one beside a substituted one i
   assert.deepEqual([added.chars[12].readStatus, added.chars[13].readStatus], ['skipped', 'skipped'], added.statuses);
 });
 
+test('a stretch of two skipped characters at the start of the reading: the said one is read, unspoken ones stay skipped', async () => {
+  // W0016 盛源生活广场 with 盛 sheng4 given as can4 (and 场 as yang3, as the validity tool draws
+  // it): the alignment left out 源 with 盛, and there is no character before them. Forced in
+  // with 盛 free, 源 fits its frames, with a syllable's speech left for 盛 after the silence.
+  const ref = 'can4 yuan2 sheng1 huo2 guang3 yang3';
+  const { chars, statuses } = await readWith('BAC009S0150W0016', '盛源生活广场', ref);
+  assert.equal(chars[1].readStatus, 'correct', statuses);
+  assert.notEqual(chars[0].readStatus, 'correct', statuses);
+  // Two characters added before the text and not spoken: only the silence before the reading is there for them.
+  const added = await readWith('BAC009S0150W0016', '潍坊盛源生活广场');
+  assert.deepEqual([added.chars[0].readStatus, added.chars[1].readStatus], ['skipped', 'skipped'], added.statuses);
+});
+
 test('slack moves the substitution threshold: stricter flags more of a native reading, never most of it', async () => {
   const flagged = async (slack: number) => {
     let n = 0;

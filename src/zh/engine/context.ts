@@ -323,14 +323,16 @@ export async function recoverSkipped(
 }
 
 /**
- * The second look at a stretch of two skipped characters k and k+1 between aligned neighbours:
- * the window from the character before to the one after decoded with one of the two forced to
- * its syllable and the other free among all syllables (optional), each way round, against the
- * window without either. A said character beside a substituted one that the alignment left out
- * with it fits its frames clearly (forcing it in gains more than `limits.readGain` nats per
- * frame over at least `limits.readFrames`), with a syllable's speech left for the other
- * (`limits.otherFrames`) and the neighbours keeping theirs (`limits.keepFrames` each); two
- * characters that were not spoken leave no room for both beside the neighbours' own speech.
+ * The second look at a stretch of two skipped characters k and k+1 between aligned neighbours,
+ * or at the start or end of the reading beside one: the window from the character before (the
+ * audio's start when there is none) to the one after (the audio's end) decoded with one of the
+ * two forced to its syllable and the other free among all syllables (optional), each way round,
+ * against the window without either. A said character beside a substituted one that the
+ * alignment left out with it fits its frames clearly (forcing it in gains more than
+ * `limits.readGain` nats per frame over at least `limits.readFrames`), with a syllable's speech
+ * left for the other (`limits.otherFrames`) and the neighbours keeping theirs
+ * (`limits.keepFrames` each); two characters that were not spoken leave no room for both beside
+ * the neighbours' own speech, and none in the silence before or after the reading.
  * Returns the character read and its syllable, the better way round, or null.
  */
 export async function recoverInPair(
@@ -343,8 +345,11 @@ export async function recoverInPair(
   limits: { readGain: number; readFrames: number; otherFrames: number; keepFrames: number },
 ): Promise<{ k: number; syllable: AlignedSyllable } | null> {
   // With k+1 skipped too, the context of k runs from the character before the pair to the one after.
-  const { p, n, around, window: windowOf } = contextOf(table, aligned, labels, k);
-  if (p < 0 || p !== k - 1 || n !== k + 2 || ![labels[p], labels[k], labels[k + 1], labels[n]].every((l) => table.prons.has(l))) return null;
+  const { p, n, middle, around, window: windowOf } = contextOf(table, aligned, labels, k);
+  const atStart = p < 0 && k === 0;
+  const atEnd = n < 0 && k + 2 === labels.length;
+  if ((p !== k - 1 && !atStart) || (n !== k + 2 && !atEnd) || (atStart && atEnd)) return null;
+  if (![p, k, k + 1, n].every((j) => j < 0 || table.prons.has(labels[j]))) return null;
   const window = windowOf(pcm, 0, Infinity);
   const [none, first, second] = await Promise.all([
     backend.align('zh', pcm, { slots: around([]) }, { window }),
@@ -356,10 +361,12 @@ export async function recoverInPair(
   let best: { k: number; syllable: AlignedSyllable; gain: number } | null = null;
   for (const [d, read] of [[first, k], [second, k + 1]] as const) {
     if (!d.ok) continue;
-    const slot = (i: number) => d.units.find((u) => u.slot === i);
-    const forced = slot(read === k ? 1 : 2)!;
+    // Slot units in grammar order: the neighbour before (if any), the pair, the neighbour after.
+    const slot = (i: number) => d.units.find((u) => u.slot === middle + i);
+    const forced = slot(read === k ? 0 : 1)!;
     const gain = (total(d) - total(none)) / Math.max(1, frames(forced));
-    const room = frames(slot(read === k ? 2 : 1)) >= limits.otherFrames && frames(slot(0)) >= limits.keepFrames && frames(slot(3)) >= limits.keepFrames;
+    const kept = (i: number, present: boolean) => !present || frames(slot(i)) >= limits.keepFrames;
+    const room = frames(slot(read === k ? 1 : 0)) >= limits.otherFrames && kept(-1, p >= 0) && kept(2, n >= 0);
     if (gain > limits.readGain && frames(forced) >= limits.readFrames && room && (!best || gain > best.gain)) best = { k: read, syllable: asSyllable(forced), gain };
   }
   return best && { k: best.k, syllable: best.syllable };

@@ -366,7 +366,7 @@ async function recoverAfterJudging(
     if (r.status === 'read' && r.syllable) putBack(k, r.syllable);
   });
   const out = (j: number) => inside(j) && !al.syllables[j];
-  // Runs of exactly two; recoverInPair looks only between aligned neighbours.
+  // Runs of exactly two; recoverInPair looks between aligned neighbours, or beside one at the start or end.
   const pairs = labels.flatMap((_, k) => (out(k) && out(k + 1) && !out(k - 1) && !out(k + 2) ? [k] : []));
   if (pairs.length === 0) return;
   const median = medianSyllableFrames(al);

@@ -126,10 +126,11 @@ export const CALIBRATION = {
    */
   BESIDE_READ_LOSS: 0.5,
   /**
-   * A stretch of two skipped characters between aligned neighbours (context.ts recoverInPair):
-   * one of them is read when forcing it in gains more than PAIR_READ_GAIN nats per frame over
-   * at least SKIP_READ_SYLLABLES median syllables, with PAIR_OTHER_SYLLABLES of speech left for
-   * the other and PAIR_KEEP_SYLLABLES kept by each neighbour. Logged on the 433 S0150 sentences
+   * A stretch of two skipped characters between aligned neighbours, or beside one at the start
+   * or end of the reading (context.ts recoverInPair): one of them is read when forcing it in
+   * gains more than PAIR_READ_GAIN nats per frame over at least SKIP_READ_SYLLABLES median
+   * syllables, with PAIR_OTHER_SYLLABLES of speech left for the other and PAIR_KEEP_SYLLABLES
+   * kept by each neighbour there is. Logged on the 433 S0150 sentences
    * of the validity tool (its substitution and omission cases, one-off script), with 0.6 left
    * for the other: 5 of the said characters of the 13 stretches holding a substituted one
    * passed, none of the 812 characters of the 406 stretches of the omission cases; in the
