@@ -265,6 +265,18 @@ test('a stretch of two skipped characters at the start of the reading: the said 
   assert.deepEqual([added.chars[0].readStatus, added.chars[1].readStatus], ['skipped', 'skipped'], added.statuses);
 });
 
+test('the whole band reads a character beside a skipped one over its own frames', async () => {
+  // W0038 想听歌曲我的滑板鞋 with 滑 hua2 given as qie2 and 歌 ge1 as guai1 (as the validity tool
+  // draws them): qie was left out, and 板 took the speech of 滑 with its own. Read over that
+  // span, its initial sounds like the h of hua; over its own frames, with the speech of 滑 given
+  // a slot of its own, the classifiers hear b.
+  const ref = 'xiang3 ting1 guai1 qu3 wo3 de5 qie2 ban3 xie2';
+  const { chars, statuses } = await readWith('BAC009S0150W0038', '想听歌曲我的滑板鞋', ref);
+  assert.equal(chars[6].readStatus, 'skipped', statuses);
+  assert.equal(chars[7].readStatus, 'correct', statuses);
+  assert.notEqual(chars[2].readStatus, 'correct', statuses);
+});
+
 test('slack moves the substitution threshold: stricter flags more of a native reading, never most of it', async () => {
   const flagged = async (slack: number) => {
     let n = 0;

@@ -124,6 +124,31 @@ export async function phonesAs(
 }
 
 /**
+ * Character k as written between its aligned neighbours, with an optional slot free among all
+ * syllables on the side of a skipped neighbour (`side` −1: the character before k is skipped,
+ * +1: the one after): the aligned character often took that neighbour's speech along with its
+ * own, and a check that reads its frames (the whole band's classifiers) reads the neighbour's
+ * too. Returns the character's own syllable span in that decode, null when it does not align.
+ */
+export async function ownSpan(
+  backend: AcousticBackend,
+  table: SyllableTable,
+  pcm: Int16Array,
+  aligned: readonly (AlignedSyllable | null)[],
+  labels: readonly string[],
+  k: number,
+  side: -1 | 1,
+): Promise<AlignedSyllable | null> {
+  const place = placeOf(table, pcm, aligned, labels, k, labels[k]);
+  if (!place) return null;
+  const { ctx, window } = place;
+  const middle = side < 0 ? [anySlot(table, true), fixed(table, labels[k])] : [fixed(table, labels[k]), anySlot(table, true)];
+  const r = await backend.align('zh', pcm, { slots: ctx.around(middle) }, { window, phones: true });
+  const unit = r.ok ? r.units.find((u) => u.slot === ctx.middle + (side < 0 ? 1 : 0)) : undefined;
+  return unit && unit.phones.length > 0 ? asSyllable(unit) : null;
+}
+
+/**
  * Character k's place for a window decode with `syllable` in its middle (`compete`,
  * `phonesAs`): its aligned span, its neighbours' context and the window of audio around it;
  * null when k is not aligned or the syllable has no pronunciation.

@@ -23,7 +23,7 @@ import { classifyTones, loadToneModel, type ToneModel } from '../tone/classifier
 import { pitchOfSpan, readerVoice, toneEvidence } from '../tone/extract.js';
 import { alignWithOmissions, frameLevels, loudFrames, medianSyllableFrames, squeezed, worstGop, type AlignedSyllable, type ReadingAlignment } from './align.js';
 import { assemble } from './assemble.js';
-import { clipBetween, compete, findInsertion, fitsBetween, insertedFrames, nearest, phonesAs, placeInsertions, presence, recoverInPair, recoverSkipped, type Competition, type Insertion } from './context.js';
+import { clipBetween, compete, findInsertion, fitsBetween, insertedFrames, nearest, ownSpan, phonesAs, placeInsertions, presence, recoverInPair, recoverSkipped, type Competition, type Insertion } from './context.js';
 import { acceptInsertion, CALIBRATION, gopScore, judgeTone, pronunciationScore, substitutionThreshold } from './judge.js';
 import { placeSkipped } from './placement.js';
 import { otherPlaceSibilants } from './sibilants.js';
@@ -194,7 +194,27 @@ async function judgeParts(w: WholeBand, backend: AcousticBackend, pcm: Int16Arra
   const others = new Map<number, string>();
   for (const [k, h] of heard) if (h.heard && (w.comps[k]?.evidence ?? 0) <= threshold) others.set(k, h.heard);
   for (const k of await keptAsWritten(w, backend, pcm, others)) others.delete(k);
+  for (const k of await heardOnOwnFrames(w, backend, pcm, [...others.keys()])) others.delete(k);
   markHeard(others, w.heardLabels, w.comps, threshold);
+}
+
+/**
+ * Of characters `ks` beside a skipped character, those whose expected parts the classifiers
+ * hear over the character's own frames (context.ts `ownSpan`: the skipped neighbour's speech
+ * given a slot of its own): a character that took a skipped neighbour's speech has that
+ * speech in the frames of its initial (neighbour before) or final (neighbour after).
+ */
+async function heardOnOwnFrames(w: WholeBand, backend: AcousticBackend, pcm: Int16Array, ks: readonly number[]): Promise<number[]> {
+  const skipped = (j: number) => j >= 0 && j < w.labels.length && !w.syllables[j];
+  const beside = ks.flatMap((k) => ([-1, 1] as const).filter((side) => skipped(k + side)).map((side) => ({ k, side })));
+  const spans = await Promise.all(beside.map(({ k, side }) => ownSpan(backend, w.table, pcm, w.syllables, w.heardLabels.map((h, j) => (j === k ? w.labels[k] : h)), k, side)));
+  return [...new Set(beside.flatMap(({ k }, i) => {
+    const own = spans[i];
+    if (!own) return [];
+    const view = w.syllables.map((s, j) => (j === k ? own : s));
+    const h = partsHeard(w.spectra, w.table, w.models, view, w.labels, (j) => j === k, w.slack).get(k);
+    return h && h.heard === null ? [k] : [];
+  }))];
 }
 
 /**
