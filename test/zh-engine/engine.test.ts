@@ -265,7 +265,7 @@ test('a stretch of two skipped characters at the start of the reading: the said 
   assert.deepEqual([added.chars[0].readStatus, added.chars[1].readStatus], ['skipped', 'skipped'], added.statuses);
 });
 
-test('the whole band reads a character beside a skipped one over its own frames', async () => {
+test('the whole band reads a character beside a skipped one, or one heard as another syllable, over its own frames', async () => {
   // W0038 想听歌曲我的滑板鞋 with 滑 hua2 given as qie2 and 歌 ge1 as guai1 (as the validity tool
   // draws them): qie was left out, and 板 took the speech of 滑 with its own. Read over that
   // span, its initial sounds like the h of hua; over its own frames, with the speech of 滑 given
@@ -275,6 +275,12 @@ test('the whole band reads a character beside a skipped one over its own frames'
   assert.equal(chars[6].readStatus, 'skipped', statuses);
   assert.equal(chars[7].readStatus, 'correct', statuses);
   assert.notEqual(chars[2].readStatus, 'correct', statuses);
+  // W0221 这样的新股发行改革够不上体制改革 with 股 gu3 given as geng3 (and 不 as can4): beside
+  // geng's alignment 发 sounded like la to the classifiers; with wu, what the competition heard
+  // for 股, in its place, they hear fa.
+  const beside = await readWith('BAC009S0150W0221', '这样的新股发行改革够不上体制改革', 'zhe4 yang4 de5 xin1 geng3 fa1 xing2 gai3 ge2 gou4 can4 shang4 ti3 zhi4 gai3 ge2');
+  assert.notEqual(beside.chars[4].readStatus, 'correct', beside.statuses);
+  assert.equal(beside.chars[5].readStatus, 'correct', beside.statuses);
 });
 
 test('slack moves the substitution threshold: stricter flags more of a native reading, never most of it', async () => {

@@ -199,16 +199,30 @@ async function judgeParts(w: WholeBand, backend: AcousticBackend, pcm: Int16Arra
 }
 
 /**
- * Of characters `ks` beside a skipped character, those whose expected parts the classifiers
- * hear over the character's own frames (context.ts `ownSpan`: the skipped neighbour's speech
- * given a slot of its own): a character that took a skipped neighbour's speech has that
- * speech in the frames of its initial (neighbour before) or final (neighbour after).
+ * Of characters `ks`, those beside a skipped character or beside one heard as another syllable
+ * whose expected parts the classifiers hear over the character's own frames: a character that
+ * took a skipped neighbour's speech has that speech in the frames of its initial (neighbour
+ * before) or final (neighbour after), and the alignment placed the boundary with a wrong
+ * reference syllable by the wrong neighbour's speech. Beside a skipped character the speech is
+ * given a slot of its own (context.ts `ownSpan`); beside one heard as another syllable, that
+ * syllable is put in the neighbour's place (context.ts `phonesAs`). The decodes are
+ * independent and issued together.
  */
 async function heardOnOwnFrames(w: WholeBand, backend: AcousticBackend, pcm: Int16Array, ks: readonly number[]): Promise<number[]> {
-  const skipped = (j: number) => j >= 0 && j < w.labels.length && !w.syllables[j];
-  const beside = ks.flatMap((k) => ([-1, 1] as const).filter((side) => skipped(k + side)).map((side) => ({ k, side })));
-  const spans = await Promise.all(beside.map(({ k, side }) => ownSpan(backend, w.table, pcm, w.syllables, w.heardLabels.map((h, j) => (j === k ? w.labels[k] : h)), k, side)));
-  return [...new Set(beside.flatMap(({ k }, i) => {
+  const threshold = substitutionThreshold(w.slack);
+  const inside = (j: number) => j >= 0 && j < w.labels.length;
+  const skipped = (j: number) => inside(j) && !w.syllables[j];
+  const heardOther = (j: number) => inside(j) && w.syllables[j] !== null && (w.comps[j]?.evidence ?? 0) > threshold && !w.table.same(w.heardLabels[j], w.labels[j]);
+  const context = (k: number) => w.heardLabels.map((h, j) => (j === k ? w.labels[k] : h));
+  const looks = ks.flatMap((k) => {
+    const sides = ([-1, 1] as const).filter((side) => skipped(k + side));
+    if (sides.length > 0) return sides.map((side) => ({ k, span: ownSpan(backend, w.table, pcm, w.syllables, context(k), k, side) }));
+    if (!heardOther(k - 1) && !heardOther(k + 1)) return [];
+    const span = phonesAs(backend, w.table, pcm, w.syllables, context(k), k, w.labels[k]).then((phones) => (phones ? { ...w.syllables[k]!, phones } : null));
+    return [{ k, span }];
+  });
+  const spans = await Promise.all(looks.map((l) => l.span));
+  return [...new Set(looks.flatMap(({ k }, i) => {
     const own = spans[i];
     if (!own) return [];
     const view = w.syllables.map((s, j) => (j === k ? own : s));
