@@ -104,7 +104,10 @@ export async function compete(
 
 /**
  * The phones of `syllable` forced in character k's place between its aligned neighbours (the
- * window of its competition), null when it does not align.
+ * window of its competition), null when it does not align. `free` −1 or 1 adds an optional
+ * slot free among all syllables before or after it, for the speech of a skipped neighbour
+ * there: the aligned character often took that speech along with its own, and a check that
+ * reads its frames (the whole band's classifiers) would read the neighbour's too.
  */
 export async function phonesAs(
   backend: AcousticBackend,
@@ -114,38 +117,15 @@ export async function phonesAs(
   labels: readonly string[],
   k: number,
   syllable: string,
+  free: -1 | 0 | 1 = 0,
 ): Promise<PhoneSegment[] | null> {
   const place = placeOf(table, pcm, aligned, labels, k, syllable);
   if (!place) return null;
   const { ctx, window } = place;
-  const r = await backend.align('zh', pcm, { slots: ctx.around([fixed(table, syllable)]) }, { window, phones: true });
-  const unit = r.ok ? r.units.find((u) => u.slot === ctx.middle) : undefined;
+  const gap = (side: -1 | 1) => (free === side ? [anySlot(table, true)] : []);
+  const r = await backend.align('zh', pcm, { slots: ctx.around([...gap(-1), fixed(table, syllable), ...gap(1)]) }, { window, phones: true });
+  const unit = r.ok ? r.units.find((u) => u.slot === ctx.middle + gap(-1).length) : undefined;
   return unit && unit.phones.length > 0 ? unit.phones : null;
-}
-
-/**
- * Character k as written between its aligned neighbours, with an optional slot free among all
- * syllables on the side of a skipped neighbour (`side` −1: the character before k is skipped,
- * +1: the one after): the aligned character often took that neighbour's speech along with its
- * own, and a check that reads its frames (the whole band's classifiers) reads the neighbour's
- * too. Returns the character's own syllable span in that decode, null when it does not align.
- */
-export async function ownSpan(
-  backend: AcousticBackend,
-  table: SyllableTable,
-  pcm: Int16Array,
-  aligned: readonly (AlignedSyllable | null)[],
-  labels: readonly string[],
-  k: number,
-  side: -1 | 1,
-): Promise<AlignedSyllable | null> {
-  const place = placeOf(table, pcm, aligned, labels, k, labels[k]);
-  if (!place) return null;
-  const { ctx, window } = place;
-  const middle = side < 0 ? [anySlot(table, true), fixed(table, labels[k])] : [fixed(table, labels[k]), anySlot(table, true)];
-  const r = await backend.align('zh', pcm, { slots: ctx.around(middle) }, { window, phones: true });
-  const unit = r.ok ? r.units.find((u) => u.slot === ctx.middle + (side < 0 ? 1 : 0)) : undefined;
-  return unit && unit.phones.length > 0 ? asSyllable(unit) : null;
 }
 
 /**

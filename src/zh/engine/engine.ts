@@ -23,7 +23,7 @@ import { classifyTones, loadToneModel, type ToneModel } from '../tone/classifier
 import { pitchOfSpan, readerVoice, toneEvidence } from '../tone/extract.js';
 import { alignWithOmissions, frameLevels, loudFrames, medianSyllableFrames, squeezed, worstGop, type AlignedSyllable, type ReadingAlignment } from './align.js';
 import { assemble } from './assemble.js';
-import { clipBetween, compete, findInsertion, fitsBetween, insertedFrames, nearest, ownSpan, phonesAs, placeInsertions, presence, recoverInPair, recoverSkipped, type Competition, type Insertion } from './context.js';
+import { clipBetween, compete, findInsertion, fitsBetween, insertedFrames, nearest, phonesAs, placeInsertions, presence, recoverInPair, recoverSkipped, type Competition, type Insertion } from './context.js';
 import { acceptInsertion, CALIBRATION, gopScore, judgeTone, pronunciationScore, substitutionThreshold } from './judge.js';
 import { placeSkipped } from './placement.js';
 import { otherPlaceSibilants } from './sibilants.js';
@@ -204,9 +204,8 @@ async function judgeParts(w: WholeBand, backend: AcousticBackend, pcm: Int16Arra
  * took a skipped neighbour's speech has that speech in the frames of its initial (neighbour
  * before) or final (neighbour after), and the alignment placed the boundary with a wrong
  * reference syllable by the wrong neighbour's speech. Beside a skipped character the speech is
- * given a slot of its own (context.ts `ownSpan`); beside one heard as another syllable, that
- * syllable is put in the neighbour's place (context.ts `phonesAs`). The decodes are
- * independent and issued together.
+ * given a slot of its own; beside one heard as another syllable, that syllable is put in the
+ * neighbour's place (context.ts `phonesAs`). The decodes are independent and issued together.
  */
 async function heardOnOwnFrames(w: WholeBand, backend: AcousticBackend, pcm: Int16Array, ks: readonly number[]): Promise<number[]> {
   const threshold = substitutionThreshold(w.slack);
@@ -214,18 +213,16 @@ async function heardOnOwnFrames(w: WholeBand, backend: AcousticBackend, pcm: Int
   const skipped = (j: number) => inside(j) && !w.syllables[j];
   const heardOther = (j: number) => inside(j) && w.syllables[j] !== null && (w.comps[j]?.evidence ?? 0) > threshold && !w.table.same(w.heardLabels[j], w.labels[j]);
   const context = (k: number) => w.heardLabels.map((h, j) => (j === k ? w.labels[k] : h));
-  const looks = ks.flatMap((k) => {
+  const looks = ks.flatMap((k): { k: number; free: -1 | 0 | 1 }[] => {
     const sides = ([-1, 1] as const).filter((side) => skipped(k + side));
-    if (sides.length > 0) return sides.map((side) => ({ k, span: ownSpan(backend, w.table, pcm, w.syllables, context(k), k, side) }));
-    if (!heardOther(k - 1) && !heardOther(k + 1)) return [];
-    const span = phonesAs(backend, w.table, pcm, w.syllables, context(k), k, w.labels[k]).then((phones) => (phones ? { ...w.syllables[k]!, phones } : null));
-    return [{ k, span }];
+    if (sides.length > 0) return sides.map((free) => ({ k, free }));
+    return heardOther(k - 1) || heardOther(k + 1) ? [{ k, free: 0 }] : [];
   });
-  const spans = await Promise.all(looks.map((l) => l.span));
+  const found = await Promise.all(looks.map(({ k, free }) => phonesAs(backend, w.table, pcm, w.syllables, context(k), k, w.labels[k], free)));
   return [...new Set(looks.flatMap(({ k }, i) => {
-    const own = spans[i];
-    if (!own) return [];
-    const view = w.syllables.map((s, j) => (j === k ? own : s));
+    const phones = found[i];
+    if (!phones) return [];
+    const view = w.syllables.map((s, j) => (j === k ? { ...s!, phones } : s));
     const h = partsHeard(w.spectra, w.table, w.models, view, w.labels, (j) => j === k, w.slack).get(k);
     return h && h.heard === null ? [k] : [];
   }))];
