@@ -202,8 +202,8 @@ async function judgeParts(w: WholeBand, backend: AcousticBackend, pcm: Int16Arra
  * Of characters `ks`, those beside a skipped character or beside one heard as another syllable
  * whose expected parts the classifiers hear over the character's own frames: a character that
  * took a skipped neighbour's speech has that speech in the frames of its initial (neighbour
- * before) or final (neighbour after), and the alignment placed the boundary with a wrong
- * reference syllable by the wrong neighbour's speech. Beside a skipped character the speech is
+ * before) or final (neighbour after), and beside a wrong reference syllable the alignment
+ * misplaces the boundary between the two. Beside a skipped character the speech is
  * given a slot of its own; beside one heard as another syllable, that syllable is put in the
  * neighbour's place (context.ts `phonesAs`). The decodes are independent and issued together.
  */
