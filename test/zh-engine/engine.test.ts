@@ -265,6 +265,16 @@ test('a stretch of two skipped characters at the start of the reading: the said 
   assert.deepEqual([added.chars[0].readStatus, added.chars[1].readStatus], ['skipped', 'skipped'], added.statuses);
 });
 
+test('a run of skipped characters that fit their frames when required is read', async () => {
+  // W0078 想听歌曲时间都去哪儿了 with 了 le5 given as ke5 (and 曲 as ning3, as the validity tool
+  // draws it): the alignment left out 都去哪儿 before ke. Aligned again with all four required,
+  // 都, 哪 and 儿 fit their frames well and are read.
+  const ref = 'xiang3 ting1 ge1 ning3 shi2 jian1 dou1 qu4 na3 er2 ke5';
+  const { chars, statuses } = await readWith('BAC009S0150W0078', '想听歌曲时间都去哪儿了', ref);
+  assert.deepEqual([6, 8, 9].map((k) => chars[k].readStatus), ['correct', 'correct', 'correct'], statuses);
+  assert.notEqual(chars[10].readStatus, 'correct', statuses);
+});
+
 test('the whole band reads a character beside a skipped one, or one heard as another syllable, over its own frames', async () => {
   // W0038 想听歌曲我的滑板鞋 with 滑 hua2 given as qie2 and 歌 ge1 as guai1 (as the validity tool
   // draws them): qie was left out, and 板 took the speech of 滑 with its own. Read over that

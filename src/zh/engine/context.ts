@@ -378,6 +378,30 @@ export async function recoverInPair(
 }
 
 /**
+ * A stretch of `m` skipped characters from k aligned again with every one of them required,
+ * over the window from the aligned character before to the one after (the audio's edges where
+ * there is none): each one's syllable there, null when the decode fails.
+ */
+export async function alignRun(
+  backend: AcousticBackend,
+  table: SyllableTable,
+  pcm: Int16Array,
+  aligned: readonly (AlignedSyllable | null)[],
+  labels: readonly string[],
+  k: number,
+  m: number,
+): Promise<AlignedSyllable[] | null> {
+  const { p, n, middle, around, window: windowOf } = contextOf(table, aligned, labels, k);
+  const run = Array.from({ length: m }, (_, i) => k + i);
+  if ((p !== k - 1 && !(p < 0 && k === 0)) || (n !== k + m && !(n < 0 && k + m === labels.length)) || (p < 0 && n < 0)) return null;
+  if (![p, n, ...run].every((j) => j < 0 || table.prons.has(labels[j]))) return null;
+  const r = await backend.align('zh', pcm, { slots: around(run.map((j) => fixed(table, labels[j]))) }, { window: windowOf(pcm, 0, Infinity), phones: true, gop: true });
+  if (!r.ok) return null;
+  const units = run.map((_, i) => r.units.find((u) => u.slot === middle + i));
+  return units.every((u) => u && u.phones.length > 0) ? units.map((u) => asSyllable(u!)) : null;
+}
+
+/**
  * What read character k adds to the window between its aligned neighbours: the window is
  * decoded forced through the character and without it, as in recoverSkipped. `loss` is nats per
  * frame of the character by which leaving it out costs less (negative when the character's

@@ -23,7 +23,7 @@ import { classifyTones, loadToneModel, type ToneModel } from '../tone/classifier
 import { pitchOfSpan, readerVoice, toneEvidence } from '../tone/extract.js';
 import { alignWithOmissions, frameLevels, loudFrames, medianSyllableFrames, squeezed, worstGop, type AlignedSyllable, type ReadingAlignment } from './align.js';
 import { assemble } from './assemble.js';
-import { clipBetween, compete, findInsertion, fitsBetween, insertedFrames, nearest, phonesAs, placeInsertions, presence, recoverInPair, recoverSkipped, type Competition, type Insertion } from './context.js';
+import { alignRun, clipBetween, compete, findInsertion, fitsBetween, insertedFrames, nearest, phonesAs, placeInsertions, presence, recoverInPair, recoverSkipped, type Competition, type Insertion } from './context.js';
 import { acceptInsertion, CALIBRATION, gopScore, judgeTone, pronunciationScore, substitutionThreshold } from './judge.js';
 import { placeSkipped } from './placement.js';
 import { otherPlaceSibilants } from './sibilants.js';
@@ -362,6 +362,10 @@ async function recoverAll(
  * - Then a stretch of exactly two skipped characters between aligned neighbours (context.ts
  *   recoverInPair): a substituted character the alignment left out often takes a said
  *   neighbour with it. The one found read is put back; the other stays skipped.
+ * - Then a run of four or more skipped characters (context.ts alignRun): aligned again with
+ *   every one of them required, those that fit their frames well are read when all but one of
+ *   the run do (CALIBRATION.RUN_READ_GOP): the alignment sometimes leaves out a whole phrase
+ *   beside a substituted character.
  * The looks of each kind are independent and issued together.
  */
 async function recoverAfterJudging(
@@ -399,7 +403,6 @@ async function recoverAfterJudging(
   const out = (j: number) => inside(j) && !al.syllables[j];
   // Runs of exactly two; recoverInPair looks between aligned neighbours, or beside one at the start or end.
   const pairs = labels.flatMap((_, k) => (out(k) && out(k + 1) && !out(k - 1) && !out(k + 2) ? [k] : []));
-  if (pairs.length === 0) return;
   const median = medianSyllableFrames(al);
   const pairLimits = {
     readGain: CALIBRATION.PAIR_READ_GAIN - CALIBRATION.SLACK_FACTOR * slack,
@@ -409,6 +412,22 @@ async function recoverAfterJudging(
   };
   const found = await Promise.all(pairs.map((k) => recoverInPair(backend, table, pcm, al.syllables, asHeard(k, k + 1), k, pairLimits)));
   for (const r of found) if (r) putBack(r.k, r.syllable);
+  // Runs of four or more: aligned again with every character required; the characters that fit
+  // their frames well there are read when all but one of the run do.
+  const runs = labels.flatMap((_, k) => {
+    if (!out(k) || out(k - 1)) return [];
+    let m = 1;
+    while (out(k + m)) m++;
+    return m >= CALIBRATION.RUN_MIN_CHARACTERS ? [{ k, m }] : [];
+  });
+  const realigned = await Promise.all(runs.map(({ k, m }) => alignRun(backend, table, pcm, al.syllables, asHeard(...Array.from({ length: m }, (_, i) => k + i)), k, m)));
+  const readGop = CALIBRATION.RUN_READ_GOP - CALIBRATION.SLACK_FACTOR * slack;
+  runs.forEach(({ m }, i) => {
+    const syllables = realigned[i];
+    if (!syllables) return;
+    const fits = syllables.filter((x) => x.endFrame - x.startFrame >= pairLimits.readFrames && (frameWeightedGop(x.phones) ?? -Infinity) >= readGop);
+    if (fits.length >= m - 1) for (const x of fits) putBack(runs[i].k + syllables.indexOf(x), x);
+  });
 }
 
 /**
