@@ -328,6 +328,21 @@ export async function recoverSkipped(
 }
 
 /**
+ * The context of a run of `m` skipped characters from k (contextOf): its aligned neighbours must
+ * border it, one of them may be missing at the start or end of the reading, and every syllable
+ * involved must have a pronunciation. Null otherwise.
+ */
+function runContext(table: SyllableTable, aligned: readonly (AlignedSyllable | null)[], labels: readonly string[], k: number, m: number) {
+  const ctx = contextOf(table, aligned, labels, k);
+  const { p, n } = ctx;
+  const atStart = p < 0 && k === 0;
+  const atEnd = n < 0 && k + m === labels.length;
+  if ((p !== k - 1 && !atStart) || (n !== k + m && !atEnd) || (atStart && atEnd)) return null;
+  const involved = [p, n, ...Array.from({ length: m }, (_, i) => k + i)];
+  return involved.every((j) => j < 0 || table.prons.has(labels[j])) ? ctx : null;
+}
+
+/**
  * The second look at a stretch of two skipped characters k and k+1 between aligned neighbours,
  * or at the start or end of the reading beside one: the window from the character before (the
  * audio's start when there is none) to the one after (the audio's end) decoded with one of the
@@ -350,11 +365,9 @@ export async function recoverInPair(
   limits: { readGain: number; readFrames: number; otherFrames: number; keepFrames: number },
 ): Promise<{ k: number; syllable: AlignedSyllable } | null> {
   // With k+1 skipped too, the context of k runs from the character before the pair to the one after.
-  const { p, n, middle, around, window: windowOf } = contextOf(table, aligned, labels, k);
-  const atStart = p < 0 && k === 0;
-  const atEnd = n < 0 && k + 2 === labels.length;
-  if ((p !== k - 1 && !atStart) || (n !== k + 2 && !atEnd) || (atStart && atEnd)) return null;
-  if (![p, k, k + 1, n].every((j) => j < 0 || table.prons.has(labels[j]))) return null;
+  const ctx = runContext(table, aligned, labels, k, 2);
+  if (!ctx) return null;
+  const { p, n, middle, around, window: windowOf } = ctx;
   const window = windowOf(pcm, 0, Infinity);
   const [none, first, second] = await Promise.all([
     backend.align('zh', pcm, { slots: around([]) }, { window }),
@@ -391,10 +404,10 @@ export async function alignRun(
   k: number,
   m: number,
 ): Promise<AlignedSyllable[] | null> {
-  const { p, n, middle, around, window: windowOf } = contextOf(table, aligned, labels, k);
+  const ctx = runContext(table, aligned, labels, k, m);
+  if (!ctx) return null;
+  const { middle, around, window: windowOf } = ctx;
   const run = Array.from({ length: m }, (_, i) => k + i);
-  if ((p !== k - 1 && !(p < 0 && k === 0)) || (n !== k + m && !(n < 0 && k + m === labels.length)) || (p < 0 && n < 0)) return null;
-  if (![p, n, ...run].every((j) => j < 0 || table.prons.has(labels[j]))) return null;
   const r = await backend.align('zh', pcm, { slots: around(run.map((j) => fixed(table, labels[j]))) }, { window: windowOf(pcm, 0, Infinity), phones: true, gop: true });
   if (!r.ok) return null;
   const units = run.map((_, i) => r.units.find((u) => u.slot === middle + i));
