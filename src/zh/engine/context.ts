@@ -330,7 +330,7 @@ export async function recoverSkipped(
 /**
  * The context of a run of `m` skipped characters from k (contextOf): its aligned neighbours must
  * border it, one of them may be missing at the start or end of the reading, and every syllable
- * involved must have a pronunciation. Null otherwise.
+ * involved must have a pronunciation. Null otherwise; `run` lists the run's characters.
  */
 function runContext(table: SyllableTable, aligned: readonly (AlignedSyllable | null)[], labels: readonly string[], k: number, m: number) {
   const ctx = contextOf(table, aligned, labels, k);
@@ -338,8 +338,8 @@ function runContext(table: SyllableTable, aligned: readonly (AlignedSyllable | n
   const atStart = p < 0 && k === 0;
   const atEnd = n < 0 && k + m === labels.length;
   if ((p !== k - 1 && !atStart) || (n !== k + m && !atEnd) || (atStart && atEnd)) return null;
-  const involved = [p, n, ...Array.from({ length: m }, (_, i) => k + i)];
-  return involved.every((j) => j < 0 || table.prons.has(labels[j])) ? ctx : null;
+  const run = Array.from({ length: m }, (_, i) => k + i);
+  return [p, n, ...run].every((j) => j < 0 || table.prons.has(labels[j])) ? { ...ctx, run } : null;
 }
 
 /**
@@ -406,8 +406,7 @@ export async function alignRun(
 ): Promise<AlignedSyllable[] | null> {
   const ctx = runContext(table, aligned, labels, k, m);
   if (!ctx) return null;
-  const { middle, around, window: windowOf } = ctx;
-  const run = Array.from({ length: m }, (_, i) => k + i);
+  const { middle, around, run, window: windowOf } = ctx;
   const r = await backend.align('zh', pcm, { slots: around(run.map((j) => fixed(table, labels[j]))) }, { window: windowOf(pcm, 0, Infinity), phones: true, gop: true });
   if (!r.ok) return null;
   const units = run.map((_, i) => r.units.find((u) => u.slot === middle + i));

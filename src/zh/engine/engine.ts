@@ -208,10 +208,8 @@ async function judgeParts(w: WholeBand, backend: AcousticBackend, pcm: Int16Arra
  * neighbour's place (context.ts `phonesAs`). The decodes are independent and issued together.
  */
 async function heardOnOwnFrames(w: WholeBand, backend: AcousticBackend, pcm: Int16Array, ks: readonly number[]): Promise<number[]> {
-  const threshold = substitutionThreshold(w.slack);
-  const inside = (j: number) => j >= 0 && j < w.labels.length;
-  const skipped = (j: number) => inside(j) && !w.syllables[j];
-  const heardOther = (j: number) => inside(j) && w.syllables[j] !== null && (w.comps[j]?.evidence ?? 0) > threshold && !w.table.same(w.heardLabels[j], w.labels[j]);
+  const skipped = (j: number) => j >= 0 && j < w.labels.length && !w.syllables[j];
+  const heardOther = heardAsOther(w.table, w.syllables, w.labels, w.heardLabels, w.comps, substitutionThreshold(w.slack));
   const context = (k: number) => w.heardLabels.map((h, j) => (j === k ? w.labels[k] : h));
   const looks = ks.flatMap((k): { k: number; free: -1 | 0 | 1 }[] => {
     const sides = ([-1, 1] as const).filter((side) => skipped(k + side));
@@ -389,10 +387,9 @@ async function recoverAfterJudging(
   };
   // The syllables a look is made with: what was heard, the characters looked at as written.
   const asHeard = (...ks: number[]) => heardLabels.map((h, j) => (ks.includes(j) ? labels[j] : h));
-  const threshold = substitutionThreshold(slack);
   const inside = (j: number) => j >= 0 && j < labels.length;
   const left = (j: number) => inside(j) && !al.syllables[j] && al.modelled[j];
-  const heardOther = (j: number) => inside(j) && al.syllables[j] !== null && (comps[j]?.evidence ?? 0) > threshold && !table.same(heardLabels[j], labels[j]);
+  const heardOther = heardAsOther(table, al.syllables, labels, heardLabels, comps, substitutionThreshold(slack));
   const beside = labels.flatMap((_, k) => (left(k) && !left(k - 1) && !left(k + 1) && (heardOther(k - 1) || heardOther(k + 1)) ? [k] : []));
   const besideLimits = { ...readLimits(al, slack), readLoss: CALIBRATION.BESIDE_READ_LOSS + CALIBRATION.SLACK_FACTOR * slack };
   const looks = await Promise.all(beside.map((k) => recoverSkipped(backend, table, pcm, al.syllables, asHeard(k), k, besideLimits)));
@@ -400,9 +397,14 @@ async function recoverAfterJudging(
     const r = looks[i];
     if (r.status === 'read' && r.syllable) putBack(k, r.syllable);
   });
-  const out = (j: number) => inside(j) && !al.syllables[j];
-  // Runs of exactly two; recoverInPair looks between aligned neighbours, or beside one at the start or end.
-  const pairs = labels.flatMap((_, k) => (out(k) && out(k + 1) && !out(k - 1) && !out(k + 2) ? [k] : []));
+  // Stretches of skipped characters, each its first character and its length. Putting back one
+  // of a pair leaves no stretch of four, so one listing serves both looks.
+  const stretches = labels.flatMap((_, k) => {
+    if (!inside(k) || al.syllables[k] || (inside(k - 1) && !al.syllables[k - 1])) return [];
+    let m = 1;
+    while (inside(k + m) && !al.syllables[k + m]) m++;
+    return [{ k, m, chars: Array.from({ length: m }, (_, i) => k + i) }];
+  });
   const median = medianSyllableFrames(al);
   const pairLimits = {
     readGain: CALIBRATION.PAIR_READ_GAIN - CALIBRATION.SLACK_FACTOR * slack,
@@ -410,24 +412,38 @@ async function recoverAfterJudging(
     otherFrames: CALIBRATION.PAIR_OTHER_SYLLABLES * median,
     keepFrames: CALIBRATION.PAIR_KEEP_SYLLABLES * median,
   };
-  const found = await Promise.all(pairs.map((k) => recoverInPair(backend, table, pcm, al.syllables, asHeard(k, k + 1), k, pairLimits)));
+  // Stretches of exactly two; recoverInPair looks between aligned neighbours, or beside one at the start or end.
+  const pairs = stretches.filter(({ m }) => m === 2);
+  const found = await Promise.all(pairs.map(({ k, chars }) => recoverInPair(backend, table, pcm, al.syllables, asHeard(...chars), k, pairLimits)));
   for (const r of found) if (r) putBack(r.k, r.syllable);
   // Runs of four or more: aligned again with every character required; the characters that fit
   // their frames well there are read when all but one of the run do.
-  const runs = labels.flatMap((_, k) => {
-    if (!out(k) || out(k - 1)) return [];
-    let m = 1;
-    while (out(k + m)) m++;
-    return m >= CALIBRATION.RUN_MIN_CHARACTERS ? [{ k, m }] : [];
-  });
-  const realigned = await Promise.all(runs.map(({ k, m }) => alignRun(backend, table, pcm, al.syllables, asHeard(...Array.from({ length: m }, (_, i) => k + i)), k, m)));
+  const runs = stretches.filter(({ m }) => m >= CALIBRATION.RUN_MIN_CHARACTERS);
+  const realigned = await Promise.all(runs.map(({ k, m, chars }) => alignRun(backend, table, pcm, al.syllables, asHeard(...chars), k, m)));
   const readGop = CALIBRATION.RUN_READ_GOP - CALIBRATION.SLACK_FACTOR * slack;
-  runs.forEach(({ m }, i) => {
+  runs.forEach(({ k, m }, i) => {
     const syllables = realigned[i];
     if (!syllables) return;
-    const fits = syllables.filter((x) => x.endFrame - x.startFrame >= pairLimits.readFrames && (frameWeightedGop(x.phones) ?? -Infinity) >= readGop);
-    if (fits.length >= m - 1) for (const x of fits) putBack(runs[i].k + syllables.indexOf(x), x);
+    const fits = syllables.map((x) => x.endFrame - x.startFrame >= pairLimits.readFrames && (frameWeightedGop(x.phones) ?? -Infinity) >= readGop);
+    if (fits.filter(Boolean).length >= m - 1) syllables.forEach((x, j) => {
+      if (fits[j]) putBack(k + j, x);
+    });
   });
+}
+
+/**
+ * Whether character j is aligned and judged substituted (competition evidence over
+ * `threshold`) with another syllable heard; false outside the text.
+ */
+function heardAsOther(
+  table: SyllableTable,
+  syllables: readonly (AlignedSyllable | null)[],
+  labels: readonly string[],
+  heardLabels: readonly string[],
+  comps: readonly (Competition | null)[],
+  threshold: number,
+): (j: number) => boolean {
+  return (j) => j >= 0 && j < labels.length && syllables[j] !== null && (comps[j]?.evidence ?? 0) > threshold && !table.same(heardLabels[j], labels[j]);
 }
 
 /**
