@@ -1,13 +1,14 @@
 /**
- * Training of the Mandarin engine's small classifiers (src/zh/ensemble.ts: the tones of
- * src/zh/tone, the initials and finals of src/zh/parts): an ensemble of perceptrons, one
+ * Training of the engines' small classifiers (src/classify/ensemble.ts: the tones of
+ * src/zh/tone, the initials and finals of src/zh/parts, the English phones of
+ * src/en/phone-spectrum): an ensemble of perceptrons, one
  * per fold of the utterances, each trained on the other folds and stopped early when its own
  * fold's cross-entropy stops falling (so the members differ in data as well as initialisation,
  * and the stopping point is never chosen on the data a figure is reported on). Each member:
  * cross-entropy, Adam (Kingma & Ba 2015) on mini-batches, L2 weight decay, seeded
  * initialisation and shuffling. Weights are rounded to 4 decimals so model.json stays small.
  */
-import { netForward, standardised, type Ensemble, type Net } from '../src/zh/ensemble.js';
+import { netForward, standardised, type Ensemble, type Net } from '../src/classify/ensemble.js';
 
 export type Weights = Ensemble;
 export interface Example {

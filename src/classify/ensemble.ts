@@ -1,5 +1,6 @@
 /**
- * Small classifiers of the Mandarin engine (tones, initials): an ensemble of one-hidden-layer
+ * Small classifiers of the engines (Mandarin tones, initials and finals; English phones over the
+ * whole band): an ensemble of one-hidden-layer
  * perceptrons (tanh) with a softmax over the classes, on standardised features; the posterior
  * is the members' mean, which is better calibrated than any one member (Lakshminarayanan et al.
  * 2017, deep ensembles). Trained by tools/mlp-ensemble.ts. Pure inference.

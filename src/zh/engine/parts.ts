@@ -13,7 +13,8 @@
  */
 import type { AlignedSyllable } from './align.js';
 import type { SyllableTable } from './syllables.js';
-import { melSpectra, partFeatures, type SyllablePart } from '../parts/features.js';
+import { melSpectra } from '../../dsp/mel-segments.js';
+import { partFeatures, type SyllablePart } from '../parts/features.js';
 import { classifyPart, type PartModel } from '../parts/classifier.js';
 
 /**

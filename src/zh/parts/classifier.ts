@@ -1,5 +1,5 @@
 /**
- * Classifiers of a syllable's parts: an ensemble of perceptrons (../ensemble.ts) over the
+ * Classifiers of a syllable's parts: an ensemble of perceptrons (src/classify/ensemble.ts) over the
  * features of features.ts, with a softmax over the part's classes (the initials as pinyin spells
  * them, y and w included, and none; the finals as spelled after them). Trained by
  * tools/train-part-zh.ts on native read speech; the weights live beside this file, one model per
@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { posterior, type Ensemble } from '../ensemble.js';
+import { posterior, type Ensemble } from '../../classify/ensemble.js';
 import type { SyllablePart } from './features.js';
 
 export interface PartModel extends Ensemble {

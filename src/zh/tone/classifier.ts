@@ -1,11 +1,11 @@
 /**
- * Tone classifier: an ensemble of perceptrons (../ensemble.ts) with a softmax over tones 1–4, on
+ * Tone classifier: an ensemble of perceptrons (src/classify/ensemble.ts) with a softmax over tones 1–4, on
  * standardised features (features.ts). Trained by tools/train-tone-zh.ts on native read speech;
  * the weights live in model.json beside this file. Pure inference, no I/O after loading.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { posterior, type Ensemble } from '../ensemble.js';
+import { posterior, type Ensemble } from '../../classify/ensemble.js';
 
 /** The tone ensemble: classes are tones 1..4 (index 0 is tone 1). */
 export type ToneEnsemble = Ensemble;
