@@ -100,7 +100,7 @@ export async function extractOne(engine: EnglishEngine, split: 'train' | 'test',
       ...evidence,
       words: evidence.words.map(({ entry: _entry, index: _index, ...w }) => ({
         ...w,
-        phones: w.phones.map((p) => ({ ...p, gop: r4(p.gop), forced: r4(p.forced) })),
+        phones: w.phones.map((p) => ({ ...p, gop: r4(p.gop), forced: r4(p.forced), ...(p.spectral ? { spectral: [r4(p.spectral[0]), r4(p.spectral[1])] as const } : {}) })),
       })),
     },
     energyDb: round(signal.energyDb, 10),

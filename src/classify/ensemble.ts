@@ -56,13 +56,58 @@ export function netForward(net: Net, z: Float64Array): { hidden: Float64Array; p
   return { hidden, probs: logits };
 }
 
-/** The ensemble's posterior over its classes: the mean of the members'. */
+/** A member's weights in flat typed arrays (w1 row-major by hidden unit, w2 by class), for scoring. */
+interface Packed {
+  w1: Float64Array;
+  b1: Float64Array;
+  w2: Float64Array;
+  b2: Float64Array;
+}
+
+/** Members packed once each: a loaded model's weights do not change. */
+const packed = new WeakMap<Net, Packed>();
+
+function packedOf(net: Net): Packed {
+  let p = packed.get(net);
+  if (!p) packed.set(net, (p = { w1: Float64Array.from(net.w1.flat()), b1: Float64Array.from(net.b1), w2: Float64Array.from(net.w2.flat()), b2: Float64Array.from(net.b2) }));
+  return p;
+}
+
+/**
+ * The ensemble's posterior over its classes: the mean of the members'. The same arithmetic as
+ * `netForward` over each member, on its packed weights (scoring runs it for every phone or
+ * syllable of a reading; training, whose weights change, uses `netForward`).
+ */
 export function posterior(model: Ensemble, features: ArrayLike<number>): Float64Array {
   const z = standardised(model, features);
-  const out = new Float64Array(model.nets[0].b2.length);
+  const d = z.length;
+  const classes = model.nets[0].b2.length;
+  const out = new Float64Array(classes);
+  const hidden = new Float64Array(model.nets[0].b1.length);
+  const logits = new Float64Array(classes);
   for (const net of model.nets) {
-    const p = netForward(net, z).probs;
-    for (let c = 0; c < out.length; c++) out[c] += p[c] / model.nets.length;
+    const { w1, b1, w2, b2 } = packedOf(net);
+    const units = b1.length;
+    for (let h = 0; h < units; h++) {
+      let s = b1[h];
+      const row = h * d;
+      for (let i = 0; i < d; i++) s += w1[row + i] * z[i];
+      hidden[h] = Math.tanh(s);
+    }
+    let max = -Infinity;
+    for (let c = 0; c < classes; c++) {
+      let s = b2[c];
+      const row = c * units;
+      for (let h = 0; h < units; h++) s += w2[row + h] * hidden[h];
+      logits[c] = s;
+      max = Math.max(max, s);
+    }
+    let sum = 0;
+    for (let c = 0; c < classes; c++) {
+      logits[c] = Math.exp(logits[c] - max);
+      sum += logits[c];
+    }
+    for (let c = 0; c < classes; c++) out[c] += logits[c] / sum / model.nets.length;
   }
   return out;
 }

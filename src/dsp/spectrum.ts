@@ -1,8 +1,9 @@
 /**
- * Power spectra of real frames, for every spectral measure of the repository (the part
- * classifiers' mel spectra, the sibilant band tilt, the English repetition likeness, the
- * synthesised voice's brightness). The transform is fft.js's real FFT: radix 4, on the real
- * signal, its twiddle factors computed once per size. Pure apart from its scratch buffer.
+ * Power spectra of real frames, for every spectral measure of the repository (the mel spectra
+ * of the Mandarin part classifiers and of the English phone classifier, the sibilant band tilt,
+ * the English repetition likeness, the synthesised voice's brightness). The transform is
+ * fft.js's real FFT: radix 4, on the real signal, its twiddle factors computed once per size.
+ * Pure apart from its scratch buffer.
  */
 import FFT from 'fft.js';
 

@@ -52,6 +52,23 @@ test('a fitted map holds each input inside the range it was fitted on', () => {
   assert.ok(Math.abs(predict(m, [NaN]) - 10) < 1e-6);
 });
 
+test('an input not measured in a row stands at its mean, in fitting as in scoring', () => {
+  // y = 2x + z; z is missing in every fourth row. Its mean and range come from the rows that
+  // have it, and a row without it scores as one with z at that mean.
+  const X = Array.from({ length: 40 }, (_, i) => [i % 7, i % 4 === 0 ? NaN : (i % 5) - 2]);
+  const y = X.map(([x, z]) => 2 * x + (Number.isFinite(z) ? z : 0));
+  const m = fitRidge(['x', 'z'], X, y, [-1000, 1000], 0);
+  const zs = X.map(([, z]) => z).filter(Number.isFinite);
+  assert.ok(Math.abs(m.mean[1] - zs.reduce((a, b) => a + b, 0) / zs.length) < 1e-9, String(m.mean[1]));
+  assert.deepEqual([m.lo[1], m.hi[1]], [-2, 2]);
+  assert.ok(Math.abs(predict(m, [3, NaN]) - predict(m, [3, m.mean[1]])) < 1e-9);
+  // The law is recovered from the measured rows (a missing z at 0 would bend it).
+  assert.ok(Math.abs(predict(m, [3, 1]) - 7) < 0.3, String(predict(m, [3, 1])));
+  // An input measured in no row carries no weight.
+  const none = fitLogistic(['x', 'z'], X.map(([x]) => [x, NaN]), X.map(([x]) => (x > 3 ? 1 : 0)));
+  assert.equal(none.weights[1], 0);
+});
+
 test('Pearson and Spearman on known series (tolerance 1e-9)', () => {
   assert.ok(Math.abs(pearson([1, 2, 3, 4], [2, 4, 6, 8]) - 1) < 1e-9);
   assert.ok(Math.abs(pearson([1, 2, 3], [3, 2, 1]) + 1) < 1e-9);

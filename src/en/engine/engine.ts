@@ -25,11 +25,15 @@ import type { EnglishAssessment } from './types.js';
 import type { Assessment } from '../../assessment/types.js';
 import { toAssessment } from './assessment.js';
 import { LOW_PHONE_SCORE } from './phones.js';
+import { melSpectra } from '../../dsp/mel-segments.js';
+import { loadPhoneSpectrumModel, withPhoneOpinions, type PhoneSpectrumModel } from '../phone-spectrum/classifier.js';
 
 export interface EnglishEngineDeps {
   backend: AcousticBackend;
   lexicon?: EnglishLexicon;
   model?: EnglishScoringModel;
+  /** The whole band's phone classifier (src/en/phone-spectrum); the shipped one by default. */
+  phoneSpectrum?: PhoneSpectrumModel;
 }
 
 export interface ReadingOptions {
@@ -58,11 +62,14 @@ export interface AnalysedReading {
   loop: PhoneSegment[];
   /** The repeat decode, when `inspect` started it on the word pass's answer (findRepetitions). */
   repeats: RepeatCall | null;
+  /** The recording's log mel spectra, for the whole band's opinion of the phones; null on telephone-band audio. */
+  spectra: Float32Array[] | null;
 }
 
 export function createEnglishEngine(deps: EnglishEngineDeps): EnglishEngine {
   let lexicon: Promise<EnglishLexicon> | null = deps.lexicon ? Promise.resolve(deps.lexicon) : null;
   const model = deps.model ?? loadEnglishScoringModel();
+  const phoneSpectrum = deps.phoneSpectrum ?? loadPhoneSpectrumModel();
   const getLexicon = () => (lexicon ??= loadEnglishLexicon());
 
   /** `backend`: the one every pass over this reading goes to (a reading of its own: PassOptions.reading). */
@@ -81,8 +88,10 @@ export function createEnglishEngine(deps: EnglishEngineDeps): EnglishEngine {
       if (first.words.every((w) => w.status === 'read')) repeats = startRepeatDecode(backend, audio.pcm, plan, first);
     };
     const aligning = alignReading(backend, audio.pcm, plan.grammar, early ? startRepeats : undefined);
-    // The signal is measured in this thread while the backend's workers align.
+    // The signal is measured in this thread while the backend's workers align, and on wideband
+    // audio the spectra the whole band's opinion of each phone is read from (phone-spectrum).
     const signal = measureSignal(audio.pcm);
+    const spectra = audio.lowSampleRate || signal.narrowband ? null : melSpectra(audio.pcm);
     const { result, loop } = await aligning;
     let evidence = readEvidence(plan, result);
     if (evidence.ok && evidence.words.some((w) => w.status === 'omitted')) {
@@ -96,7 +105,7 @@ export function createEnglishEngine(deps: EnglishEngineDeps): EnglishEngine {
         evidence = rescueSkipped(plan, evidence, again.result, again.windows);
       }
     }
-    return { plan, evidence, signal, loop, repeats };
+    return { plan, evidence: spectra ? withPhoneOpinions(evidence, phoneSpectrum, spectra) : evidence, signal, loop, repeats, spectra };
   }
 
   const engine: EnglishEngine = {
@@ -112,7 +121,10 @@ export function createEnglishEngine(deps: EnglishEngineDeps): EnglishEngine {
       const { plan, signal, loop } = analysed;
       const found = extraSpeech ? await findExtraSpeech(backend, audio.pcm, plan, analysed.evidence, signal.energyDb, loop, analysed.repeats) : [];
       // The words around extra speech give its frames up before they are scored.
-      const { evidence, extra } = placeExtraSpeech(analysed.evidence, found);
+      const placed = placeExtraSpeech(analysed.evidence, found);
+      const { extra } = placed;
+      // Words that gave frames up to extra speech are heard again over their new spans.
+      const evidence = found.length > 0 && analysed.spectra ? withPhoneOpinions(placed.evidence, phoneSpectrum, analysed.spectra) : placed.evidence;
       const scored = scoreReading(evidence, signal, model, loop);
       // What the loop heard is judged only when some phone scores low (as documented).
       const lowPhones = scored.words.some((w) => w.phones.some((s) => s * 100 < LOW_PHONE_SCORE));

@@ -20,6 +20,12 @@ export interface PhoneEvidence {
   gop: number;
   /** Forced-alignment log-likelihood per frame (NaN for a skipped word). */
   forced: number;
+  /**
+   * What the whole band says of the phone (src/en/phone-spectrum): the log posterior of the
+   * expected phone and its margin over the most probable other phone. Absent for a skipped
+   * phone, on telephone-band audio, or without the classifier.
+   */
+  spectral?: readonly [logPosterior: number, margin: number];
 }
 
 export interface WordEvidence {

@@ -15,7 +15,7 @@ import type { StressJudgement } from '../engine/stress.js';
 export const PHONE_FEATURES = [
   'gopFloor', 'gopZ', 'durZ', 'vowel', 'skipped', 'wordGopZ', 'uttGopZ', 'gopLow', 'forced', 'prevGop', 'nextGop',
   'loopSame', 'loopClass', 'loopSilence', 'loopVowelInConsonant', 'wordFinal', 'wordInitial', 'finalConsonant',
-  'wordPhones', 'primaryStress', 'unstressed', 'lastWord', 'phonePrior', 'uttDurZ',
+  'wordPhones', 'primaryStress', 'unstressed', 'lastWord', 'phonePrior', 'uttDurZ', 'spectralLogP', 'spectralMargin',
 ] as const;
 
 /**
@@ -72,6 +72,8 @@ export function phoneFeatures(p: PhoneEvidence, stats: PhoneStats, ctx: PhoneCon
     heard?.same ?? 0, heard?.sameClass ?? 0, heard?.silence ?? 1, vowel ? 0 : (heard?.vowel ?? 0),
     final ? 1 : 0, ctx.index === 0 ? 1 : 0, final && !vowel ? 1 : 0, ctx.count,
     p.stress === 1 ? 1 : 0, p.stress === 0 ? 1 : 0, ctx.lastWord ? 1 : 0, st[4] ?? DEFAULT_STATS[4], clip(ctx.uttDurZ, -3, 3),
+    // The whole band's judgement; NaN (the fitted mean: no evidence either way) where there is none.
+    p.spectral?.[0] ?? NaN, p.spectral?.[1] ?? NaN,
   ];
 }
 

@@ -44,21 +44,30 @@ export function fitRidge(names: string[], X: readonly number[][], y: readonly nu
   const std = new Array<number>(d).fill(0);
   const lo = new Array<number>(d).fill(Infinity);
   const hi = new Array<number>(d).fill(-Infinity);
+  // An input not measured in a row (NaN: a skipped phone has no forced score) stands at the
+  // mean of the rows where it was, as `predict` scores it: it moves neither fit nor score.
+  const seen = new Array<number>(d).fill(0);
   for (const row of X) {
     for (let j = 0; j < d; j++) {
-      const v = finite(row[j]);
-      mean[j] += v / n;
+      const v = row[j];
+      if (!Number.isFinite(v)) continue;
+      mean[j] += v;
+      seen[j]++;
       lo[j] = Math.min(lo[j], v);
       hi[j] = Math.max(hi[j], v);
     }
   }
-  for (const row of X) for (let j = 0; j < d; j++) std[j] += (finite(row[j]) - mean[j]) ** 2 / n;
+  for (let j = 0; j < d; j++) {
+    mean[j] = seen[j] ? mean[j] / seen[j] : 0;
+    if (!seen[j]) lo[j] = hi[j] = 0;
+  }
+  for (const row of X) for (let j = 0; j < d; j++) if (Number.isFinite(row[j])) std[j] += (row[j] - mean[j]) ** 2 / Math.max(1, seen[j]);
   for (let j = 0; j < d; j++) std[j] = Math.sqrt(std[j]) || 1;
   const yMean = y.reduce((a, b) => a + b, 0) / n;
   const A = Array.from({ length: d }, () => new Array<number>(d).fill(0));
   const b = new Array<number>(d).fill(0);
   for (let r = 0; r < n; r++) {
-    const z = X[r].map((v, j) => (finite(v) - mean[j]) / std[j]);
+    const z = X[r].map((v, j) => standard(v, mean[j], std[j]));
     for (let i = 0; i < d; i++) {
       b[i] += z[i] * (y[r] - yMean);
       for (let j = 0; j < d; j++) A[i][j] += z[i] * z[j];
@@ -79,7 +88,7 @@ export function fitRidge(names: string[], X: readonly number[][], y: readonly nu
 export function fitLogistic(names: string[], X: readonly number[][], y: readonly number[], lambda = 1, iterations = 50): LinearModel {
   const base = fitRidge(names, X, y, [0, 1], lambda);
   const d = names.length;
-  const Z = X.map((row) => [...row.map((v, j) => (finite(v) - base.mean[j]) / base.std[j]), 1]);
+  const Z = X.map((row) => [...row.map((v, j) => standard(v, base.mean[j], base.std[j])), 1]);
   const w = new Array<number>(d + 1).fill(0);
   const pos = Math.min(1 - 1e-6, Math.max(1e-6, y.reduce((a, b) => a + b, 0) / y.length));
   w[d] = Math.log(pos / (1 - pos));
@@ -134,8 +143,9 @@ export function fitLogistic(names: string[], X: readonly number[][], y: readonly
   return { ...base, weights: w.slice(0, d), bias: w[d], min: 0, max: 1, link: 'logistic' };
 }
 
-function finite(v: number): number {
-  return Number.isFinite(v) ? v : 0;
+/** An input standardised; one not measured (NaN) at its mean, 0. */
+function standard(v: number, mean: number, std: number): number {
+  return Number.isFinite(v) ? (v - mean) / std : 0;
 }
 
 /** Solves A w = b (A symmetric positive definite after the ridge term). */
