@@ -23,7 +23,7 @@ import path from 'node:path';
 import { decodeAudio } from '../src/audio/decode.js';
 import { melSpectra } from '../src/dsp/mel-segments.js';
 import { loadEnglishLexicon } from '../src/en/lexicon/index.js';
-import { PHONE_SPECTRUM_FILE, phoneFeatures, phoneOpinion, type PhoneSpectrumModel } from '../src/en/phone-spectrum/classifier.js';
+import { PHONE_SPECTRUM_FILE, spectralFeatures, phoneOpinion, type PhoneSpectrumModel } from '../src/en/phone-spectrum/classifier.js';
 import { pearson } from '../src/en/scoring-model/linear.js';
 import { trainEnsemble, type Example } from './mlp-ensemble.js';
 import { arg, cachePath, DEFAULT_CACHE, labelled, readCached, readScores, SO762_DIR, speakerFolds, type CachedUtterance } from './train-en-so762.js';
@@ -65,7 +65,7 @@ function* readPhones(rs: readonly Reading[]) {
 function examples(rs: readonly Reading[], phones: readonly string[]): Example[] {
   const out: Example[] = [];
   for (const { u, r, p, expert } of readPhones(rs)) {
-    const x = expert >= 1.5 ? phoneFeatures(r.spectra, p.startFrame, p.endFrame) : null;
+    const x = expert >= 1.5 ? spectralFeatures(r.spectra, p.startFrame, p.endFrame) : null;
     if (x) out.push({ x, y: phones.indexOf(p.phone), utt: u });
   }
   return out;

@@ -38,7 +38,7 @@ export function loadPhoneSpectrumModel(file = PHONE_SPECTRUM_FILE): PhoneSpectru
 }
 
 /** A phone's features: its aligned frames as a segment of the spectrum (null: no frames). */
-export function phoneFeatures(spectra: readonly Float32Array[], startFrame: number, endFrame: number): number[] | null {
+export function spectralFeatures(spectra: readonly Float32Array[], startFrame: number, endFrame: number): number[] | null {
   return startFrame < 0 || endFrame <= startFrame ? null : segmentFeatures(spectra, startFrame, endFrame);
 }
 
@@ -49,7 +49,7 @@ export function phoneFeatures(spectra: readonly Float32Array[], startFrame: numb
  */
 export function phoneOpinion(model: PhoneSpectrumModel, spectra: readonly Float32Array[], phone: string, startFrame: number, endFrame: number): [number, number] | null {
   const c = model.phones.indexOf(phone);
-  const x = c < 0 ? null : phoneFeatures(spectra, startFrame, endFrame);
+  const x = c < 0 ? null : spectralFeatures(spectra, startFrame, endFrame);
   if (!x) return null;
   const p = posterior(model, x);
   let other = 0;
