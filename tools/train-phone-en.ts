@@ -22,7 +22,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { decodeAudio } from '../src/audio/decode.js';
 import { melSpectra } from '../src/dsp/mel-segments.js';
-import { loadEnglishLexicon } from '../src/en/lexicon/index.js';
+import { loadEnglishLexicon, type EnglishLexicon } from '../src/en/lexicon/index.js';
 import { PHONE_SPECTRUM_FILE, spectralFeatures, phoneOpinion, type PhoneSpectrumModel } from '../src/en/phone-spectrum/classifier.js';
 import { pearson } from '../src/en/scoring-model/linear.js';
 import { trainEnsemble, type Example } from './mlp-ensemble.js';
@@ -36,8 +36,7 @@ interface Reading {
   expert: number[][];
 }
 
-async function readings(cache: string, split: 'train' | 'test'): Promise<Reading[]> {
-  const lexicon = await loadEnglishLexicon();
+async function readings(cache: string, split: 'train' | 'test', lexicon: EnglishLexicon): Promise<Reading[]> {
   const scores = readScores(split);
   const out: Reading[] = [];
   for (const id of Object.keys(scores).sort()) {
@@ -97,8 +96,9 @@ function agreement(rs: readonly Reading[]): number {
 async function main(): Promise<void> {
   const cache = arg('cache', DEFAULT_CACHE);
   const out = arg('out', PHONE_SPECTRUM_FILE);
-  const train = await readings(cache, 'train');
-  const test = await readings(cache, 'test');
+  const lexicon = await loadEnglishLexicon();
+  const train = await readings(cache, 'train', lexicon);
+  const test = await readings(cache, 'test', lexicon);
   if (train.length < 50) throw new Error(`only ${train.length} cached train utterances; run tools/train-en-so762.ts extract first`);
   const phones = [...new Set([...readPhones(train)].map(({ p }) => p.phone))].sort();
   const opts = { hidden: Number(arg('hidden', '32')), epochs: 60, folds: Number(arg('members', '4')), seed: 1, l2: 1e-4, classes: phones.length };

@@ -403,8 +403,9 @@ async function recoverAfterJudging(
     if (!inside(k) || al.syllables[k] || (inside(k - 1) && !al.syllables[k - 1])) return [];
     let m = 1;
     while (inside(k + m) && !al.syllables[k + m]) m++;
-    return [{ k, m, chars: Array.from({ length: m }, (_, i) => k + i) }];
+    return [{ k, m }];
   });
+  const charsOf = ({ k, m }: { k: number; m: number }) => Array.from({ length: m }, (_, i) => k + i);
   const median = medianSyllableFrames(al);
   const pairLimits = {
     readGain: CALIBRATION.PAIR_READ_GAIN - CALIBRATION.SLACK_FACTOR * slack,
@@ -414,12 +415,12 @@ async function recoverAfterJudging(
   };
   // Stretches of exactly two; recoverInPair looks between aligned neighbours, or beside one at the start or end.
   const pairs = stretches.filter(({ m }) => m === 2);
-  const found = await Promise.all(pairs.map(({ k, chars }) => recoverInPair(backend, table, pcm, al.syllables, asHeard(...chars), k, pairLimits)));
+  const found = await Promise.all(pairs.map((x) => recoverInPair(backend, table, pcm, al.syllables, asHeard(...charsOf(x)), x.k, pairLimits)));
   for (const r of found) if (r) putBack(r.k, r.syllable);
   // Runs of four or more: aligned again with every character required; the characters that fit
   // their frames well there are read when all but one of the run do.
   const runs = stretches.filter(({ m }) => m >= CALIBRATION.RUN_MIN_CHARACTERS);
-  const realigned = await Promise.all(runs.map(({ k, m, chars }) => alignRun(backend, table, pcm, al.syllables, asHeard(...chars), k, m)));
+  const realigned = await Promise.all(runs.map((x) => alignRun(backend, table, pcm, al.syllables, asHeard(...charsOf(x)), x.k, x.m)));
   const readGop = CALIBRATION.RUN_READ_GOP - CALIBRATION.SLACK_FACTOR * slack;
   runs.forEach(({ k, m }, i) => {
     const syllables = realigned[i];
