@@ -27,7 +27,7 @@ import { alignRun, clipBetween, compete, findInsertion, fitsBetween, insertedFra
 import { acceptInsertion, CALIBRATION, gopScore, judgeTone, pronunciationScore, substitutionThreshold } from './judge.js';
 import { placeSkipped } from './placement.js';
 import { otherPlaceSibilants } from './sibilants.js';
-import { familiarVoice, PART_SUPPORT, partsHeard, spectraOf, writtenOverHeard, type PartModels } from './parts.js';
+import { familiarVoice, onsetHeard, PART_SUPPORT, partsHeard, spectraOf, writtenOverHeard, type PartModels } from './parts.js';
 import { loadPartModel } from '../parts/classifier.js';
 import { energyDb, prosody, type TimedSyllable } from './prosody.js';
 import { acceptedTones, judgedTones } from './sandhi.js';
@@ -103,6 +103,7 @@ async function assess(
     // The place of sibilant initials (sibilants.ts): a character still read whose s was said
     // retroflex, or whose zh, ch or sh flat, is heard as the syllable of the other place.
     markHeard(otherPlaceSibilants(audio.pcm, table, al.syllables, labels, config.slack), heardLabels, comps, substitutionThreshold(config.slack));
+    markHeard(heardInOnsets(band, audio.pcm), heardLabels, comps, substitutionThreshold(config.slack));
   }
   if (al.ok) await recoverAfterJudging(backend, table, audio.pcm, al, labels, heardLabels, comps, config.slack);
   const insertions = al.ok ? placeInsertions(al.syllables, await insertionsOf(backend, table, audio.pcm, al, heardLabels, config.slack)) : [];
@@ -138,6 +139,9 @@ async function assess(
   const noEvidence = !al.ok || judged.every((j) => !j.aligned) || substitutedShare > 0.6 || quality.some((w) => w.code === 1001);
   return assemble({ config, text, units, prosody: pros, quality, noEvidence, durationSec: audio.durationSec, versions });
 }
+
+/** Frames as loud as speech between a syllable's initial and final from which its onset is read again (heardInOnsets). */
+const ONSET_GAP_LOUD = 5;
 
 /**
  * What the whole band's checks read and change: the recording's spectra, the characters'
@@ -196,6 +200,29 @@ async function judgeParts(w: WholeBand, backend: AcousticBackend, pcm: Int16Arra
   for (const k of await keptAsWritten(w, backend, pcm, others)) others.delete(k);
   for (const k of await heardOnOwnFrames(w, backend, pcm, [...others.keys()])) others.delete(k);
   markHeard(others, w.heardLabels, w.comps, threshold);
+}
+
+/**
+ * Characters still read whose onset holds speech the model left to silence: the phone pass put
+ * ONSET_GAP_LOUD frames or more as loud as speech between the initial and the final (the
+ * 8 kHz model cannot explain a fricative whose noise lies above 4 kHz with the initial given,
+ * and squeezes that initial beside a silence), neither neighbour skipped or heard as another
+ * syllable (a neighbour's speech left over), and the initial classifier, over the whole onset,
+ * hearing another initial (parts.ts `onsetHeard`): character → the syllable heard.
+ */
+function heardInOnsets(w: WholeBand, pcm: Int16Array): Map<number, string> {
+  const threshold = substitutionThreshold(w.slack);
+  const flagged = (j: number) => j >= 0 && j < w.labels.length && (!w.syllables[j] || (w.comps[j]?.evidence ?? 0) > threshold);
+  const out = new Map<number, string>();
+  let levels: ReturnType<typeof frameLevels> | null = null;
+  w.syllables.forEach((s, k) => {
+    if (!s || s.phones.length < 2 || w.fixed.has(k) || w.heardAsWritten.has(k) || flagged(k) || flagged(k - 1) || flagged(k + 1)) return;
+    const gap = { startFrame: s.phones[0].endFrame, endFrame: s.phones[s.phones.length - 1].startFrame };
+    if (gap.endFrame - gap.startFrame < ONSET_GAP_LOUD || loudFrames((levels ??= frameLevels(pcm)), [gap]) < ONSET_GAP_LOUD) return;
+    const heard = onsetHeard(w.spectra, w.table, w.models, s.phones, w.labels[k]);
+    if (heard) out.set(k, heard);
+  });
+  return out;
 }
 
 /**

@@ -13,7 +13,7 @@
  */
 import type { AlignedSyllable } from './align.js';
 import type { SyllableTable } from './syllables.js';
-import { melSpectra } from '../../dsp/mel-segments.js';
+import { melSpectra, segmentFeatures } from '../../dsp/mel-segments.js';
 import { partFeatures, type SyllablePart } from '../parts/features.js';
 import { classifyPart, type PartModel } from '../parts/classifier.js';
 
@@ -185,4 +185,25 @@ function mostProbableOther(
     }
   }
   return heard;
+}
+
+/**
+ * The initial heard over a syllable's whole onset, from its first phone's start to its final's
+ * (a silence the phone pass put between the two included), when that is another initial than
+ * the expected one and the model spells it with the expected final: that syllable, else null.
+ */
+export function onsetHeard(
+  spectra: () => readonly Float32Array[],
+  table: SyllableTable,
+  models: PartModels,
+  phones: readonly { startFrame: number; endFrame: number }[],
+  label: string,
+): string | null {
+  if (phones.length < 2) return null;
+  const x = segmentFeatures(spectra(), phones[0].startFrame, phones[phones.length - 1].startFrame);
+  if (!x) return null;
+  const p = classifyPart(models.initial, x);
+  const initial = models.initial.classes[p.indexOf(Math.max(...p))];
+  const syllable = initial + table.finalOf(label);
+  return initial !== table.initialOf(label) && table.prons.has(syllable) && !table.same(syllable, label) ? syllable : null;
 }
