@@ -140,9 +140,6 @@ async function assess(
   return assemble({ config, text, units, prosody: pros, quality, noEvidence, durationSec: audio.durationSec, versions });
 }
 
-/** Frames as loud as speech between a syllable's initial and final from which its onset is read again (heardInOnsets). */
-const ONSET_GAP_LOUD = 5;
-
 /**
  * What the whole band's checks read and change: the recording's spectra, the characters'
  * alignment and expected syllables, what was heard of each and the competition's judgements
@@ -202,6 +199,9 @@ async function judgeParts(w: WholeBand, backend: AcousticBackend, pcm: Int16Arra
   markHeard(others, w.heardLabels, w.comps, threshold);
 }
 
+/** Frames as loud as speech between a syllable's initial and final from which its onset is read again (heardInOnsets; lenient slack raises it by half per unit). */
+const ONSET_GAP_LOUD = 5;
+
 /**
  * Characters still read whose onset holds speech the model left to silence: the phone pass put
  * ONSET_GAP_LOUD frames or more as loud as speech between the initial and the final (the
@@ -212,13 +212,14 @@ async function judgeParts(w: WholeBand, backend: AcousticBackend, pcm: Int16Arra
  */
 function heardInOnsets(w: WholeBand, pcm: Int16Array): Map<number, string> {
   const threshold = substitutionThreshold(w.slack);
+  const loudNeeded = Math.round(ONSET_GAP_LOUD * (1 + 0.5 * w.slack));
   const flagged = (j: number) => j >= 0 && j < w.labels.length && (!w.syllables[j] || (w.comps[j]?.evidence ?? 0) > threshold);
   const out = new Map<number, string>();
   let levels: ReturnType<typeof frameLevels> | null = null;
   w.syllables.forEach((s, k) => {
     if (!s || s.phones.length < 2 || w.fixed.has(k) || w.heardAsWritten.has(k) || flagged(k) || flagged(k - 1) || flagged(k + 1)) return;
     const gap = { startFrame: s.phones[0].endFrame, endFrame: s.phones[s.phones.length - 1].startFrame };
-    if (gap.endFrame - gap.startFrame < ONSET_GAP_LOUD || loudFrames((levels ??= frameLevels(pcm)), [gap]) < ONSET_GAP_LOUD) return;
+    if (gap.endFrame - gap.startFrame < loudNeeded || loudFrames((levels ??= frameLevels(pcm)), [gap]) < loudNeeded) return;
     const heard = onsetHeard(w.spectra, w.table, w.models, s.phones, w.labels[k]);
     if (heard) out.set(k, heard);
   });

@@ -13,8 +13,8 @@
  */
 import type { AlignedSyllable } from './align.js';
 import type { SyllableTable } from './syllables.js';
-import { melSpectra, segmentFeatures } from '../../dsp/mel-segments.js';
-import { partFeatures, type SyllablePart } from '../parts/features.js';
+import { melSpectra } from '../../dsp/mel-segments.js';
+import { onsetFeatures, partFeatures, type SyllablePart } from '../parts/features.js';
 import { classifyPart, type PartModel } from '../parts/classifier.js';
 
 /**
@@ -188,9 +188,9 @@ function mostProbableOther(
 }
 
 /**
- * The initial heard over a syllable's whole onset, from its first phone's start to its final's
- * (a silence the phone pass put between the two included), when that is another initial than
- * the expected one and the model spells it with the expected final: that syllable, else null.
+ * The initial heard over a syllable's whole onset (features.ts `onsetFeatures`), when that is
+ * another initial than the expected one and the model spells it with the expected final: that
+ * syllable, else null.
  */
 export function onsetHeard(
   spectra: () => readonly Float32Array[],
@@ -199,8 +199,7 @@ export function onsetHeard(
   phones: readonly { startFrame: number; endFrame: number }[],
   label: string,
 ): string | null {
-  if (phones.length < 2) return null;
-  const x = segmentFeatures(spectra(), phones[0].startFrame, phones[phones.length - 1].startFrame);
+  const x = onsetFeatures(spectra(), phones);
   if (!x) return null;
   const p = classifyPart(models.initial, x);
   const initial = models.initial.classes[p.indexOf(Math.max(...p))];

@@ -29,3 +29,13 @@ export function partFeatures(spectra: readonly Float32Array[], phones: readonly 
   const { startFrame, endFrame } = partSpan(phones, part);
   return segmentFeatures(spectra, startFrame, endFrame);
 }
+
+/**
+ * The initial's features over the syllable's whole onset, from its first phone's start to its
+ * final's (a silence the phone pass put between the two included); null for a syllable of one
+ * phone or a recording without frames.
+ */
+export function onsetFeatures(spectra: readonly Float32Array[], phones: readonly { startFrame: number; endFrame: number }[]): number[] | null {
+  if (phones.length < 2) return null;
+  return segmentFeatures(spectra, phones[0].startFrame, phones[phones.length - 1].startFrame);
+}
