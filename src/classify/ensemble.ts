@@ -47,13 +47,18 @@ export function netForward(net: Net, z: Float64Array): { hidden: Float64Array; p
     logits[c] = s;
     max = Math.max(max, s);
   }
+  softmax(logits, max);
+  return { hidden, probs: logits };
+}
+
+/** Logits turned into probabilities in place (`max`: their largest, taken off before exp). */
+function softmax(logits: Float64Array, max: number): void {
   let sum = 0;
   for (let c = 0; c < logits.length; c++) {
     logits[c] = Math.exp(logits[c] - max);
     sum += logits[c];
   }
   for (let c = 0; c < logits.length; c++) logits[c] /= sum;
-  return { hidden, probs: logits };
 }
 
 /** A member's weights in flat typed arrays (w1 row-major by hidden unit, w2 by class), for scoring. */
@@ -102,12 +107,8 @@ export function posterior(model: Ensemble, features: ArrayLike<number>): Float64
       logits[c] = s;
       max = Math.max(max, s);
     }
-    let sum = 0;
-    for (let c = 0; c < classes; c++) {
-      logits[c] = Math.exp(logits[c] - max);
-      sum += logits[c];
-    }
-    for (let c = 0; c < classes; c++) out[c] += logits[c] / sum / model.nets.length;
+    softmax(logits, max);
+    for (let c = 0; c < classes; c++) out[c] += logits[c] / model.nets.length;
   }
   return out;
 }

@@ -58,7 +58,16 @@ export interface FrameLevels {
   speech: number;
 }
 
+/** Each recording's levels, computed once: the omission check, the onset check and the insertion check all read them. */
+const levelsOf = new WeakMap<Int16Array, FrameLevels>();
+
 export function frameLevels(pcm: Int16Array): FrameLevels {
+  let levels = levelsOf.get(pcm);
+  if (!levels) levelsOf.set(pcm, (levels = measureLevels(pcm)));
+  return levels;
+}
+
+function measureLevels(pcm: Int16Array): FrameLevels {
   const frames = Math.floor(pcm.length / 160);
   const db = new Float64Array(frames);
   for (let f = 0; f < frames; f++) {

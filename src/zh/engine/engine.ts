@@ -214,12 +214,12 @@ function heardInOnsets(w: WholeBand, pcm: Int16Array): Map<number, string> {
   const threshold = substitutionThreshold(w.slack);
   const loudNeeded = Math.round(ONSET_GAP_LOUD * (1 + 0.5 * w.slack));
   const flagged = (j: number) => j >= 0 && j < w.labels.length && (!w.syllables[j] || (w.comps[j]?.evidence ?? 0) > threshold);
+  const levels = frameLevels(pcm);
   const out = new Map<number, string>();
-  let levels: ReturnType<typeof frameLevels> | null = null;
   w.syllables.forEach((s, k) => {
     if (!s || s.phones.length < 2 || w.fixed.has(k) || w.heardAsWritten.has(k) || flagged(k) || flagged(k - 1) || flagged(k + 1)) return;
     const gap = { startFrame: s.phones[0].endFrame, endFrame: s.phones[s.phones.length - 1].startFrame };
-    if (gap.endFrame - gap.startFrame < loudNeeded || loudFrames((levels ??= frameLevels(pcm)), [gap]) < loudNeeded) return;
+    if (loudFrames(levels, [gap]) < loudNeeded) return;
     const heard = onsetHeard(w.spectra, w.table, w.models, s.phones, w.labels[k]);
     if (heard) out.set(k, heard);
   });
