@@ -1,16 +1,41 @@
 /**
- * Citation pinyin of the readable characters, in context, from pinyin-pro's segmenter
- * (`segment`, which picks polyphone readings from the word it finds: 银行 yin2 hang2,
- * 行走 xing2 zou3, 长大 zhang3 da4, 重复 chong2 fu4), and the word boundaries that the
- * tone-sandhi rules use. An optional refPinyin overrides the readings character by character.
+ * Citation pinyin of the readable characters, in context. The text is first cut into words by
+ * jieba (@node-rs/jieba, its full dictionary with word frequencies), then each word is read by
+ * pinyin-pro's segmenter (`segment`, which picks polyphone readings from the word it finds:
+ * 银行 yin2 hang2, 行走 xing2 zou3, 长大 zhang3 da4, 重复 chong2 fu4). pinyin-pro's own
+ * dictionary holds only words with a polyphonic character, so on a whole sentence it takes such
+ * a word across a word boundary it does not know: 行情 hang2 qing2 out of 执行情况, 目的 mu4 di4
+ * out of 项目的. jieba's part-of-speech tags also say when 的, 地, 得, 了 and 着 are structural
+ * particles, which are read neutral (最大限度地反映: de5, where pinyin-pro reads 地 di4).
+ * An optional refPinyin overrides the readings character by character.
  */
 import { segment, OutputFormat } from 'pinyin-pro';
+import { Jieba } from '@node-rs/jieba';
+import { dict } from '@node-rs/jieba/dict.js';
 
 /**
  * pinyin-pro's reverse maximum matching: on our test sentences it picks the same readings as
  * its default (maximum probability) at about a third of the cost.
  */
 const OPTIONS = { format: OutputFormat.AllSegment, toneType: 'num', toneSandhi: false, v: true, segmentit: 1 } as const;
+
+/**
+ * Structural particles by jieba's tag (uj 的, uv 地, ud 得, ul 了, uz 着), with their neutral
+ * reading. 地 joins an adverbial to the verb after it and 得 a verb to its complement, so they
+ * are particles only between two words of the run (jieba also tags the noun of 迁至他地 uv, and
+ * the verb of 得了九十分 ud).
+ */
+const PARTICLES: Readonly<Record<string, { tag: string; reading: string; between?: boolean }>> = {
+  的: { tag: 'uj', reading: 'de5' },
+  地: { tag: 'uv', reading: 'de5', between: true },
+  得: { tag: 'ud', reading: 'de5', between: true },
+  了: { tag: 'ul', reading: 'le5' },
+  着: { tag: 'uz', reading: 'zhe5' },
+};
+
+/** The segmenter, made on first use (its dictionary takes about a quarter of a second to load). */
+let jieba: Jieba | null = null;
+const words = (text: string) => (jieba ??= Jieba.withDict(dict)).tag(text, false);
 import { invalid } from '../../errors.js';
 import { asciiSyllable, isSyllable } from './syllables.js';
 
@@ -40,29 +65,43 @@ function parseReading(raw: string): Reading | null {
 }
 
 /**
- * Reads a run of Chinese characters (one clause or line, no punctuation inside). Words whose
- * pinyin does not split into one syllable per character fall back to the characters' own
- * readings.
+ * Reads a run of Chinese characters (one clause or line, no punctuation inside). A character of
+ * a word of two or more characters is read from that word; a particle by its tag (PARTICLES); a
+ * word of one character as pinyin-pro reads it in the whole run (为 in 以此为例 wei2, from
+ * its 为例). Words whose pinyin does not split into one syllable per character fall back to the
+ * characters' own readings.
  */
 export function contextPinyin(chars: string[]): ContextPinyin {
+  const text = chars.join('');
+  const inRun = readRun(text);
   const readings: (Reading | null)[] = [];
   const wordIds: number[] = [];
-  const parts = segment(chars.join(''), OPTIONS);
-  parts.forEach((part, wordId) => {
+  const tagged = words(text);
+  tagged.forEach(({ word, tag }, wordId) => {
+    const particle = PARTICLES[word];
+    const isParticle = particle?.tag === tag && (!particle.between || (wordId > 0 && wordId + 1 < tagged.length));
+    const at = readings.length;
+    const length = Array.from(word).length;
+    const read = isParticle ? [parseReading(particle.reading)] : length > 1 ? readRun(word) : inRun.slice(at, at + length);
+    for (const r of read) {
+      readings.push(r);
+      wordIds.push(wordId);
+    }
+  });
+  return { readings, wordIds };
+}
+
+/** One reading per character of `run` from pinyin-pro's segmenter (see contextPinyin). */
+function readRun(run: string): (Reading | null)[] {
+  return segment(run, OPTIONS).flatMap((part) => {
     const origin = Array.from(part.origin);
     const syllables = part.result.match(SYLLABLE) ?? [];
     const perChar = syllables.length === origin.length;
-    origin.forEach((ch, k) => {
-      let r = perChar ? parseReading(syllables[k]) : null;
-      if (!perChar && HAN.test(ch)) {
-        const own = segment(ch, OPTIONS);
-        r = parseReading(own[0]?.result ?? '');
-      }
-      readings.push(r);
-      wordIds.push(wordId);
+    return origin.map((ch, k) => {
+      if (perChar) return parseReading(syllables[k]);
+      return HAN.test(ch) ? parseReading(segment(ch, OPTIONS)[0]?.result ?? '') : null;
     });
   });
-  return { readings, wordIds };
 }
 
 const REF_SYLLABLE = /^([a-zü:v]+)([0-5])$/i;
