@@ -593,6 +593,17 @@ test('competitors are a shortlist: the reference, same initial or final, learner
   assert.ok(heard.includes('fa'));
 });
 
+test('syllables are spelled in the model\'s phones, ties going to the spelling that reads like the syllable', async () => {
+  const table = syllableTable(backend.lexicon('zh'));
+  // 给 alone in the model's dictionary is both j i and g ei: one vote each for gei.
+  assert.deepEqual(table.prons.get('gei'), [['g', 'ei']]);
+  assert.deepEqual(table.prons.get('yu')?.map((p) => p.join(' ')).sort(), ['uxs ux', 'y u']);
+  // A native 给 is read as written (spelled j i, it was flagged).
+  const { chars } = await readWith('BAC009S0150W0059', '想听歌曲你把爱情给了谁');
+  assert.equal(chars[8].text, '给');
+  assert.equal(chars[8].readStatus, 'correct');
+});
+
 async function rejects40001(config: () => EvaluationConfig, message: RegExp): Promise<void> {
   await assert.rejects(async () => engine.assess(config(), audio.get(S150.id)!), (err: unknown) => {
     assert.ok(err instanceof ApiError);

@@ -54,7 +54,9 @@ export function syllableTable(lexicon: Lexicon): SyllableTable {
   const prons = new Map<string, string[][]>();
   for (const [syl, m] of votes) {
     if (!/^[a-z]+$/.test(syl)) continue;
-    const ranked = [...m].sort((a, b) => b[1] - a[1]);
+    // Ties go to the spelling whose phones read most like the syllable: 给's two entries, j i
+    // and g ei, give gei one vote each.
+    const ranked = [...m].sort((a, b) => b[1] - a[1] || spellingDistance(syl, a[0]) - spellingDistance(syl, b[0]));
     const keep = ranked.filter(([, n], i) => i === 0 || n >= Math.max(2, ranked[0][1] * ALT_SHARE));
     prons.set(syl, keep.map(([p]) => p.split(' ')));
   }
@@ -73,4 +75,16 @@ export function syllableTable(lexicon: Lexicon): SyllableTable {
   };
   cache.set(lexicon, table);
   return table;
+}
+
+/** Letters to change between a syllable and a spelling's phones written together (Levenshtein). */
+function spellingDistance(syllable: string, spelling: string): number {
+  const b = spelling.replace(/ /g, '');
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= syllable.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next.push(Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (syllable[i - 1] === b[j - 1] ? 0 : 1)));
+    row = next;
+  }
+  return row[b.length];
 }
