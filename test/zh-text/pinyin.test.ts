@@ -19,11 +19,14 @@ test('words pinyin-pro does not know are not crossed, and structural particles a
   // pinyin-pro alone: 行情 hang2 qing2 out of 执行情况, 目的 mu4 di4 out of 项目的.
   assert.equal(raw('政策执行情况'), 'zheng4 ce4 zhi2 xing2 qing2 kuang4');
   assert.equal(raw('高级项目的无人驾驶'), 'gao1 ji2 xiang4 mu4 de5 wu2 ren2 jia4 shi3');
-  // 地 and 得 between two words are particles (pinyin-pro alone: di4, de2) ...
+  // 地 joining an adverbial to a verb and 得 after a verb are particles (pinyin-pro alone: di4, de2) ...
   assert.equal(raw('最大限度地反映'), 'zui4 da4 xian4 du4 de5 fan3 ying4');
+  assert.equal(raw('他惊讶地问'), 'ta1 jing1 ya4 de5 wen4');
   assert.equal(raw('大部分字音读得准确'), 'da4 bu4 fen5 zi4 yin1 du2 de5 zhun3 que4');
-  // ... but not at the edge of the run: the noun 地, the verb 得.
+  // ... but not the noun 地 (jieba tags it uv too) or the verb 得.
   assert.equal(raw('三星办事处已迁至他地'), 'san1 xing1 ban4 shi4 chu4 yi3 qian1 zhi4 ta1 di4');
+  assert.equal(raw('韩国当地媒体报道称'), 'han2 guo2 dang1 di4 mei2 ti3 bao4 dao4 cheng1');
+  assert.equal(raw('有一个地歌曲方'), 'you3 yi1 ge4 di4 ge1 qu3 fang1');
   assert.equal(raw('得了九十分'), 'de2 le5 jiu3 shi2 fen1');
   // A one-character word keeps pinyin-pro's reading in the whole run (为例 wei2 li4).
   assert.equal(raw('以此为例'), 'yi3 ci3 wei2 li4');

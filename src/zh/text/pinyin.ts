@@ -19,18 +19,31 @@ import { dict } from '@node-rs/jieba/dict.js';
  */
 const OPTIONS = { format: OutputFormat.AllSegment, toneType: 'num', toneSandhi: false, v: true, segmentit: 1 } as const;
 
+/** jieba's tags of the words around a particle: before it, after it (undefined at the run's edges). */
+interface Around {
+  before?: string;
+  after?: string;
+}
+
+/** Verbs (v, vn, vd, …), adverbs, prepositions and set phrases: what an adverbial 地 leads into. */
+const leadsToVerb = (tag?: string) => tag !== undefined && (/^v/.test(tag) || ['d', 'p', 'l'].includes(tag));
+/** Adjectives, adverbs, descriptive words and set phrases: what an adverbial 地 follows. */
+const describes = (tag?: string) => tag !== undefined && ['a', 'ad', 'an', 'd', 'z', 'i', 'l'].includes(tag);
+
 /**
- * Structural particles by jieba's tag (uj 的, uv 地, ud 得, ul 了, uz 着), with their neutral
- * reading. 地 joins an adverbial to the verb after it and 得 a verb to its complement, so they
- * are particles only between two words of the run (jieba also tags the noun of 迁至他地 uv, and
- * the verb of 得了九十分 ud).
+ * Structural particles by jieba's tag (uj 的, ul 了, uz 着, uv 地, ud 得), with their neutral
+ * reading. jieba tags nearly every 地 standing alone uv, so 地 is read as the particle only where
+ * it joins an adverbial to a verb: a verb, adverb, preposition or set phrase after it, or an
+ * adjective or adverb before it and a word after it (最大限度地反映, 惊讶地问, 冷静地将; the
+ * noun of 迁至他地 and of a text with words cut in two, 有一个地歌曲方, keeps di4). 得 is the
+ * particle after a verb or adjective with a word after it (读得很好; the verb of 得了九十分 keeps de2).
  */
-const PARTICLES: Readonly<Record<string, { tag: string; reading: string; between?: boolean }>> = {
+const PARTICLES: Readonly<Record<string, { tag: string; reading: string; where?: (a: Around) => boolean }>> = {
   的: { tag: 'uj', reading: 'de5' },
-  地: { tag: 'uv', reading: 'de5', between: true },
-  得: { tag: 'ud', reading: 'de5', between: true },
   了: { tag: 'ul', reading: 'le5' },
   着: { tag: 'uz', reading: 'zhe5' },
+  地: { tag: 'uv', reading: 'de5', where: ({ before, after }) => before !== undefined && (leadsToVerb(after) || (describes(before) && after !== undefined)) },
+  得: { tag: 'ud', reading: 'de5', where: ({ before, after }) => after !== undefined && before !== undefined && /^[va]/.test(before) },
 };
 
 /** The segmenter, made on first use (its dictionary takes about a quarter of a second to load). */
@@ -79,7 +92,7 @@ export function contextPinyin(chars: string[]): ContextPinyin {
   const tagged = words(text);
   tagged.forEach(({ word, tag }, wordId) => {
     const particle = PARTICLES[word];
-    const isParticle = particle?.tag === tag && (!particle.between || (wordId > 0 && wordId + 1 < tagged.length));
+    const isParticle = particle?.tag === tag && (!particle.where || particle.where({ before: tagged[wordId - 1]?.tag, after: tagged[wordId + 1]?.tag }));
     const at = readings.length;
     const length = Array.from(word).length;
     const read = isParticle ? [parseReading(particle.reading)] : length > 1 ? readRun(word) : inRun.slice(at, at + length);
