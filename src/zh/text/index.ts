@@ -2,7 +2,7 @@
 export { analyzeMandarinText, type AnalyzeOptions } from './analyze.js';
 export { normalizeText, toHalfWidth, CHAR_TYPE, type TextToken, type NormalizedText } from './normalize.js';
 export { readCardinal, readDecimal, readDigits } from './numerals.js';
-export { contextPinyin, parseRefPinyin, type Reading } from './pinyin.js';
+export { contextPinyin, loadWordSegmenter, parseRefPinyin, type Reading } from './pinyin.js';
 export { applySandhi, type SandhiSyllable } from './sandhi.js';
 export { splitClauses, type TextSpan, type Sentence, type PauseKind } from './clauses.js';
 export { detectGenre, GENRES, type Genre } from './genre.js';

@@ -48,7 +48,13 @@ const PARTICLES: Readonly<Record<string, { tag: string; reading: string; where?:
 
 /** The segmenter, made on first use (its dictionary takes about a quarter of a second to load). */
 let jieba: Jieba | null = null;
-const words = (text: string) => (jieba ??= Jieba.withDict(dict)).tag(text, false);
+const segmenter = () => (jieba ??= Jieba.withDict(dict));
+const words = (text: string) => segmenter().tag(text, false);
+
+/** Loads the word segmenter's dictionary now rather than with the first text (the server's start-up). */
+export function loadWordSegmenter(): void {
+  segmenter();
+}
 import { invalid } from '../../errors.js';
 import { asciiSyllable, isSyllable } from './syllables.js';
 
