@@ -12,6 +12,8 @@
 import { segment, OutputFormat } from 'pinyin-pro';
 import { Jieba } from '@node-rs/jieba';
 import { dict } from '@node-rs/jieba/dict.js';
+import { invalid } from '../../errors.js';
+import { asciiSyllable, isSyllable } from './syllables.js';
 
 /**
  * pinyin-pro's reverse maximum matching: on our test sentences it picks the same readings as
@@ -55,8 +57,6 @@ const words = (text: string) => segmenter().tag(text, false);
 export function loadWordSegmenter(): void {
   segmenter();
 }
-import { invalid } from '../../errors.js';
-import { asciiSyllable, isSyllable } from './syllables.js';
 
 export interface Reading {
   /** Toneless ASCII syllable (v for ü after n/l). */
