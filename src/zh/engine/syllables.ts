@@ -7,6 +7,7 @@
  */
 import { pinyin } from 'pinyin-pro';
 import type { Lexicon } from '../../acoustic/types.js';
+import { editDistance } from '../../acoustic/recognize-metrics.js';
 
 export interface SyllableTable {
   /** Toneless syllable (ü as v) → pronunciations in model phones. */
@@ -77,14 +78,5 @@ export function syllableTable(lexicon: Lexicon): SyllableTable {
   return table;
 }
 
-/** Letters to change between a syllable and a spelling's phones written together (Levenshtein). */
-function spellingDistance(syllable: string, spelling: string): number {
-  const b = spelling.replace(/ /g, '');
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= syllable.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++) next.push(Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (syllable[i - 1] === b[j - 1] ? 0 : 1)));
-    row = next;
-  }
-  return row[b.length];
-}
+/** Letters to change between a syllable and a spelling's phones written together. */
+const spellingDistance = (syllable: string, spelling: string) => editDistance([...syllable], [...spelling.replace(/ /g, '')]);

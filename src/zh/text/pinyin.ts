@@ -48,7 +48,7 @@ const PARTICLES: Readonly<Record<string, { tag: string; reading: string; where?:
   得: { tag: 'ud', reading: 'de5', where: ({ before, after }) => after !== undefined && before !== undefined && /^[va]/.test(before) },
 };
 
-/** The segmenter, made on first use (its dictionary takes about a quarter of a second to load). */
+/** The segmenter, made on first use (loading its dictionary is the text layer's first-call cost: `npm run bench:zh-text`). */
 let jieba: Jieba | null = null;
 const segmenter = () => (jieba ??= Jieba.withDict(dict));
 const words = (text: string) => segmenter().tag(text, false);
@@ -92,7 +92,8 @@ function parseReading(raw: string): Reading | null {
  */
 export function contextPinyin(chars: string[]): ContextPinyin {
   const text = chars.join('');
-  const inRun = readRun(text);
+  // pinyin-pro over the whole run, read only when a one-character word needs it.
+  let inRun: (Reading | null)[] | null = null;
   const readings: (Reading | null)[] = [];
   const wordIds: number[] = [];
   const tagged = words(text);
@@ -101,7 +102,7 @@ export function contextPinyin(chars: string[]): ContextPinyin {
     const isParticle = particle?.tag === tag && (!particle.where || particle.where({ before: tagged[wordId - 1]?.tag, after: tagged[wordId + 1]?.tag }));
     const at = readings.length;
     const length = Array.from(word).length;
-    const read = isParticle ? [parseReading(particle.reading)] : length > 1 ? readRun(word) : inRun.slice(at, at + length);
+    const read = isParticle ? [parseReading(particle.reading)] : length > 1 ? readRun(word) : (inRun ??= readRun(text)).slice(at, at + length);
     for (const r of read) {
       readings.push(r);
       wordIds.push(wordId);
